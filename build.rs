@@ -1,0 +1,32 @@
+//! Embeds the demo history (assets/demo) in the binary, so `--demo` works from anywhere.
+use std::fmt::Write;
+use std::path::Path;
+
+fn collect(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<_> = entries.flatten().collect();
+    entries.sort_by_key(|e| e.path());
+    for e in entries {
+        let p = e.path();
+        if p.is_dir() {
+            collect(&p, base, out);
+        } else if let Ok(rel) = p.strip_prefix(base) {
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            out.push((rel, p.canonicalize().unwrap_or(p.clone()).to_string_lossy().into_owned()));
+        }
+    }
+}
+
+fn main() {
+    let base = Path::new("assets/demo");
+    println!("cargo:rerun-if-changed=assets/demo");
+    let mut files = Vec::new();
+    collect(base, base, &mut files);
+    let mut code = String::from("pub static DEMO_FILES: &[(&str, &str)] = &[\n");
+    for (rel, abs) in &files {
+        let _ = writeln!(code, "    ({rel:?}, include_str!({abs:?})),");
+    }
+    code.push_str("];\n");
+    let out = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
+    std::fs::write(Path::new(&out).join("demo_files.rs"), code).unwrap_or_else(|e| panic!("writing demo_files.rs: {e}"));
+}

@@ -1,0 +1,291 @@
+//! The command line: parse arguments, load what a command needs, print its report.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use protolapse::config::Config;
+use protolapse::history::{self, HistoryOptions};
+use protolapse::load::{self, Loaded, Project};
+use protolapse::report;
+use protolapse::schema::graph::{self, RootMatch};
+use protolapse::schema::Status;
+
+#[derive(Parser)]
+#[command(
+    name = "protolapse",
+    version,
+    about = "Explore how Protocol Buffers schemas evolve across a repository's git tags",
+    after_help = "Start with: protolapse log --demo"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    source: Source,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List every version: date, commit, compile status, size, fingerprint, unchanged runs.
+    Log {
+        #[command(flatten)]
+        source: Source,
+        /// Also fingerprint the closure of this message or service.
+        #[arg(long)]
+        root: Option<String>,
+        #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+        format: LogFormat,
+    },
+    /// Print the type graph reached from a root message or service in one version.
+    Graph {
+        #[command(flatten)]
+        source: Source,
+        /// The version (tag name, `WORKTREE`, or a revision given with --rev).
+        #[arg(long)]
+        at: String,
+        /// Root message or service: full name, or a unique short name.
+        #[arg(long)]
+        root: Option<String>,
+        #[arg(long, value_enum, default_value_t = GraphFormat::Text)]
+        format: GraphFormat,
+    },
+    /// Load a whole history cold and print the time per phase and the peak memory.
+    Bench {
+        #[command(flatten)]
+        source: Source,
+        /// Generate a synthetic history instead: N tags, M files, K files changed per tag.
+        #[arg(long, value_name = "N,M,K")]
+        synthetic: Option<String>,
+    },
+}
+
+#[derive(Args, Clone, Default)]
+struct Source {
+    /// The git repository (default: the current directory).
+    #[arg(value_name = "REPO")]
+    repo: Option<PathBuf>,
+    /// Use the built-in demo history instead of a repository.
+    #[arg(long)]
+    demo: bool,
+    /// Select tags by glob; its literal prefix is stripped before semver parsing
+    /// (`--tags 'physics/v*'`).
+    #[arg(long, value_name = "GLOB")]
+    tags: Option<String>,
+    /// Also load this revision (branch, commit) as a version; may be repeated.
+    #[arg(long = "rev", value_name = "REV")]
+    revs: Vec<String>,
+    /// Proto root, relative to the repository root; may be repeated.
+    #[arg(short = 'I', long = "proto-path", value_name = "DIR")]
+    proto_paths: Vec<String>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum GraphFormat {
+    Text,
+    Dot,
+    Mermaid,
+    Json,
+}
+
+/// Runs the command; errors are printed by `main`.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        None => {
+            bail!(
+                "the terminal UI is not built yet; use the headless commands for now: \
+                 `protolapse log --demo`, `protolapse graph --demo --at v1.0.0 --root FlightPath` \
+                 (see `protolapse --help`)"
+            )
+        }
+        Some(Command::Log {
+            source,
+            root,
+            format,
+        }) => {
+            let (project, config, _demo) = open(&source)?;
+            let root = root.or(config.root);
+            if let Some(root) = &root {
+                check_root_somewhere(&project, root)?;
+            }
+            let text = match format {
+                LogFormat::Text => report::log::to_text(&project, root.as_deref()),
+                LogFormat::Json => {
+                    let mut s = serde_json::to_string_pretty(&report::log::to_json(
+                        &project,
+                        root.as_deref(),
+                    ))?;
+                    s.push('\n');
+                    s
+                }
+            };
+            print(&text)
+        }
+        Some(Command::Graph {
+            source,
+            at,
+            root,
+            format,
+        }) => {
+            let (project, config, _demo) = open(&source)?;
+            let version = find_version(&project, &at)?;
+            let root = root.or(config.root).ok_or_else(|| {
+                anyhow!("which root? pass --root MSG (a message or service), or set `root` in protolapse.toml")
+            })?;
+            if version.compiled.status == Status::Failed {
+                let first = version
+                    .compiled
+                    .diagnostics
+                    .first()
+                    .map(|d| d.to_string())
+                    .unwrap_or_default();
+                bail!(
+                    "version {} did not compile: {}",
+                    protolapse::sanitize::line(&version.version.name),
+                    protolapse::sanitize::line(&first)
+                );
+            }
+            let content = &version.compiled.schema.content;
+            let name = resolve(content, &root, &version.version.name)?;
+            let g = graph::build(content, &name);
+            let text = match format {
+                GraphFormat::Text => report::graph::to_text(content, &g),
+                GraphFormat::Dot => report::graph::to_dot(&g),
+                GraphFormat::Mermaid => report::graph::to_mermaid(&g),
+                GraphFormat::Json => {
+                    let mut s = serde_json::to_string_pretty(&g)?;
+                    s.push('\n');
+                    s
+                }
+            };
+            print(&text)
+        }
+        Some(Command::Bench { source, synthetic }) => crate::bench::run(
+            source.repo.as_deref(),
+            source.demo,
+            synthetic.as_deref(),
+            &options(&source, &Config::default()),
+        ),
+    }
+}
+
+fn print(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        // A closed pipe (`| head`) is not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("cannot write to standard output"),
+    }
+}
+
+fn options(source: &Source, config: &Config) -> HistoryOptions {
+    HistoryOptions {
+        tags: source.tags.clone().or_else(|| config.tags.clone()),
+        revs: source.revs.clone(),
+        proto_paths: if source.proto_paths.is_empty() {
+            config.proto_paths.clone()
+        } else {
+            source.proto_paths.clone()
+        },
+        worktree: true,
+    }
+}
+
+/// Loads the history a command names: the demo, or a repository with its config.
+fn open(source: &Source) -> Result<(Project, Config, Option<tempfile::TempDir>)> {
+    let (path, demo) = if source.demo {
+        let dir = history::demo::build()?;
+        (dir.path().to_path_buf(), Some(dir))
+    } else {
+        let path = source.repo.clone().unwrap_or_else(|| PathBuf::from("."));
+        (path, None)
+    };
+    let root = history::repo_root(&path)?;
+    let config = Config::load(&root)?.unwrap_or_default();
+    let project = load::load(&path, &options(source, &config), |_, _| {})?;
+    if project.versions.iter().all(|v| v.compiled.files_total == 0) {
+        let roots = project
+            .versions
+            .last()
+            .map(|v| v.version.proto_roots.join(", "))
+            .unwrap_or_default();
+        bail!(
+            "no .proto files in any of the {} versions of {} (proto paths: {roots})\n  help: point at the folder that holds them with -I DIR, or set proto_paths in protolapse.toml",
+            project.versions.len(),
+            display(&root)
+        );
+    }
+    Ok((project, config, demo))
+}
+
+fn display(p: &Path) -> String {
+    protolapse::sanitize::line(&p.display().to_string())
+}
+
+fn find_version<'p>(project: &'p Project, name: &str) -> Result<&'p Loaded> {
+    project.find(name).ok_or_else(|| {
+        let names = project.names();
+        let close = graph::closest(&names, name, 3);
+        let hint = if close.is_empty() {
+            String::new()
+        } else {
+            format!("; did you mean {}?", close.join(", "))
+        };
+        anyhow!(
+            "unknown version `{}`{hint}\n  help: versions are {}; add a revision with --rev REV",
+            protolapse::sanitize::line(name),
+            names
+                .iter()
+                .map(|n| protolapse::sanitize::line(n))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+fn resolve(content: &protolapse::schema::Content, root: &str, at: &str) -> Result<String> {
+    match graph::resolve_root(content, root) {
+        RootMatch::Found(name) => Ok(name),
+        RootMatch::Ambiguous(names) => bail!(
+            "root `{}` is ambiguous in {}: {}\n  help: pass the full name",
+            protolapse::sanitize::line(root),
+            protolapse::sanitize::line(at),
+            names.join(", ")
+        ),
+        RootMatch::Unknown(close) => {
+            let hint = if close.is_empty() {
+                String::new()
+            } else {
+                format!("; closest: {}", close.join(", "))
+            };
+            bail!(
+                "unknown root `{}` in {}{hint}\n  help: a root is a message or service name, full (pkg.Msg) or short (Msg)",
+                protolapse::sanitize::line(root),
+                protolapse::sanitize::line(at)
+            )
+        }
+    }
+}
+
+/// A root for `log` must exist in at least one version.
+fn check_root_somewhere(project: &Project, root: &str) -> Result<()> {
+    let mut last_err = None;
+    for v in project.versions.iter().rev() {
+        if v.compiled.status == Status::Failed {
+            continue;
+        }
+        match resolve(&v.compiled.schema.content, root, &v.version.name) {
+            Ok(_) => return Ok(()),
+            Err(e) => last_err = last_err.or(Some(e)),
+        }
+    }
+    Err(last_err.unwrap_or_else(|| anyhow!("no version compiled, so no root can be found")))
+}

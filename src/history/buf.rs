@@ -1,0 +1,149 @@
+//! Proto roots from `buf.yaml` (v1beta1 `build.roots`, v1 the file's folder, v2
+//! `modules[].path`) and `buf.work.yaml` (`directories`), with their excludes.
+
+use serde::Deserialize;
+
+/// Proto roots and excluded folders, relative to the repository root.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Roots {
+    pub roots: Vec<String>,
+    pub excludes: Vec<String>,
+}
+
+#[derive(Deserialize, Default)]
+struct BufYaml {
+    #[serde(default)]
+    version: Option<String>,
+    #[serde(default)]
+    build: Option<Build>,
+    #[serde(default)]
+    modules: Vec<Module>,
+}
+
+#[derive(Deserialize, Default)]
+struct Build {
+    #[serde(default)]
+    roots: Vec<String>,
+    #[serde(default)]
+    excludes: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct Module {
+    path: String,
+    #[serde(default)]
+    excludes: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct BufWork {
+    #[serde(default)]
+    directories: Vec<String>,
+}
+
+/// Normalizes `./a/b/` to `a/b`, and `` or `./` to `.`.
+pub fn clean(path: &str) -> String {
+    let parts: Vec<&str> = path
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    if parts.is_empty() {
+        ".".to_string()
+    } else {
+        parts.join("/")
+    }
+}
+
+/// Joins a folder (relative to the repository root) and a path below it.
+fn join(dir: &str, path: &str) -> String {
+    if dir == "." {
+        clean(path)
+    } else {
+        clean(&format!("{dir}/{path}"))
+    }
+}
+
+/// Reads a `buf.yaml` found in folder `dir`. Errors name the problem; the caller says where.
+pub fn parse_buf_yaml(dir: &str, text: &str) -> Result<Roots, String> {
+    let doc: BufYaml = serde_yaml::from_str(text).map_err(|e| e.to_string())?;
+    let version = doc.version.as_deref().unwrap_or("v1");
+    let mut out = Roots::default();
+    match version {
+        "v2" => {
+            if doc.modules.is_empty() {
+                out.roots.push(dir.to_string());
+            }
+            for m in &doc.modules {
+                out.roots.push(join(dir, &m.path));
+                // v2 excludes are relative to the buf.yaml's folder, like the paths.
+                out.excludes
+                    .extend(m.excludes.iter().map(|e| join(dir, e)));
+            }
+        }
+        _ => {
+            let build = doc.build.unwrap_or_default();
+            if build.roots.is_empty() {
+                out.roots.push(dir.to_string());
+                out.excludes
+                    .extend(build.excludes.iter().map(|e| join(dir, e)));
+            } else {
+                for r in &build.roots {
+                    out.roots.push(join(dir, r));
+                }
+                // v1beta1 excludes are relative to a root.
+                for r in &build.roots {
+                    for e in &build.excludes {
+                        out.excludes.push(join(&join(dir, r), e));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Reads a `buf.work.yaml`: its directories are module folders.
+pub fn parse_buf_work(text: &str) -> Result<Vec<String>, String> {
+    let doc: BufWork = serde_yaml::from_str(text).map_err(|e| e.to_string())?;
+    Ok(doc.directories.iter().map(|d| clean(d)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn v1_is_the_folder_with_excludes() {
+        let r = parse_buf_yaml(".", "version: v1\nbuild:\n  excludes: [tests]\n").unwrap();
+        assert_eq!(r.roots, ["."]);
+        assert_eq!(r.excludes, ["tests"]);
+    }
+
+    #[test]
+    fn v1beta1_roots() {
+        let r = parse_buf_yaml(
+            ".",
+            "version: v1beta1\nbuild:\n  roots: [proto, ./vendor/]\n  excludes: [x]\n",
+        )
+        .unwrap();
+        assert_eq!(r.roots, ["proto", "vendor"]);
+        assert_eq!(r.excludes, ["proto/x", "vendor/x"]);
+    }
+
+    #[test]
+    fn v2_modules() {
+        let r = parse_buf_yaml(
+            ".",
+            "version: v2\nmodules:\n  - path: proto\n    excludes: [proto/internal]\n  - path: api\n",
+        )
+        .unwrap();
+        assert_eq!(r.roots, ["proto", "api"]);
+        assert_eq!(r.excludes, ["proto/internal"]);
+    }
+
+    #[test]
+    fn bad_yaml_is_an_error() {
+        assert!(parse_buf_yaml(".", "version: [").is_err());
+        assert_eq!(parse_buf_work("version: v1\ndirectories: [a, b/]\n").unwrap(), ["a", "b"]);
+    }
+}

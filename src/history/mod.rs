@@ -1,0 +1,156 @@
+//! History: git tags (and extra revisions, and the working tree) -> ordered versions, each
+//! with the source text of its `.proto` files.
+//!
+//! This is the only module that uses `git2`. The repository is opened read-only: nothing is
+//! checked out, no hook runs, nothing is written. No git type leaves this module: a
+//! [`Version`] carries plain strings (commit id, blob ids, source text).
+//!
+//! May import: nothing of ours. Must not import `schema`, `diff`, `rules`, `ui`.
+
+mod buf;
+pub mod demo;
+mod git;
+mod order;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub use git::{load, repo_root};
+pub use order::{parse_tag_version, tag_prefix};
+
+/// What to load from a repository.
+#[derive(Debug, Clone, Default)]
+pub struct HistoryOptions {
+    /// A glob over tag names (`physics/v*`); its literal prefix is stripped before the rest is
+    /// parsed as semver. `None`: every tag that is semver after an optional `v`.
+    pub tags: Option<String>,
+    /// Extra revisions to load as versions (`main`, a commit id, ...), after the tags.
+    pub revs: Vec<String>,
+    /// Proto paths given on the command line or in `protolapse.toml`; empty means "from each
+    /// version's `buf.yaml`/`buf.work.yaml`, else the repository root".
+    pub proto_paths: Vec<String>,
+    /// Add the working tree as a version `WORKTREE` when its protos differ from HEAD.
+    pub worktree: bool,
+}
+
+/// How a version was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum VersionKind {
+    Tag,
+    Rev,
+    Worktree,
+}
+
+/// One version of the schema: a tag, a revision or the working tree.
+#[derive(Debug, Clone)]
+pub struct Version {
+    pub name: String,
+    pub semver: Option<semver::Version>,
+    pub kind: VersionKind,
+    /// Full hex commit id (for `WORKTREE`: the HEAD it is based on, or empty).
+    pub commit: String,
+    /// Commit time, seconds since the epoch, and the committer's UTC offset in minutes.
+    pub time: i64,
+    pub offset_minutes: i32,
+    /// The annotated tag's message, if any.
+    pub message: Option<String>,
+    /// The proto roots used for this version, relative to the repository root ("." = root).
+    pub proto_roots: Vec<String>,
+    /// Where the proto roots came from (`-I`, `protolapse.toml`, `buf.yaml`, `repository root`).
+    pub roots_from: String,
+    /// The `.proto` files, by import path (relative to their proto root), sorted by path.
+    pub files: Vec<SourceFile>,
+}
+
+/// One `.proto` file of a version.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Import path, relative to its proto root (`physics/v1/temperature.proto`).
+    pub path: String,
+    /// Path relative to the repository root, for messages.
+    pub repo_path: String,
+    /// Git blob id (hex). Equal ids mean equal content, across versions.
+    pub blob: String,
+    /// The text, or why it could not be read (not UTF-8, too large).
+    pub text: Result<Arc<str>, String>,
+}
+
+/// A tag that was seen but not loaded, and why.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SkippedTag {
+    pub name: String,
+    pub reason: String,
+}
+
+/// Everything read from git.
+#[derive(Debug, Clone)]
+pub struct History {
+    pub repo_root: PathBuf,
+    pub versions: Vec<Version>,
+    pub skipped: Vec<SkippedTag>,
+    pub stats: ReadStats,
+}
+
+/// Counters for the benchmark.
+#[derive(Debug, Clone, Default)]
+pub struct ReadStats {
+    pub elapsed: std::time::Duration,
+    pub trees_walked: usize,
+    pub blobs_read: usize,
+    pub bytes_read: usize,
+}
+
+/// Errors that stop the history from loading at all.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    #[error(
+        "{path} is not a git repository (or any of its parents)\n  help: run protolapse inside a git repository, pass its path, or try `--demo`"
+    )]
+    NotARepository { path: PathBuf },
+    #[error("cannot read the git repository at {path}: {message}")]
+    Git { path: PathBuf, message: String },
+    #[error("{0}")]
+    NoVersions(String),
+    #[error("unknown revision `{rev}`: {message}\n  help: use a tag, branch or commit id that exists in the repository")]
+    UnknownRevision { rev: String, message: String },
+    #[error("invalid tag glob `{glob}`: {message}")]
+    BadGlob { glob: String, message: String },
+    #[error("cannot build the demo repository: {0}")]
+    Demo(String),
+}
+
+/// Formats seconds since the epoch (plus an offset) as `YYYY-MM-DD`.
+pub fn format_date(time: i64, offset_minutes: i32) -> String {
+    let local = time + i64::from(offset_minutes) * 60;
+    let (y, m, d) = civil_from_days(local.div_euclid(86_400));
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian calendar).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_format_in_the_committer_zone() {
+        assert_eq!(format_date(0, 0), "1970-01-01");
+        assert_eq!(format_date(1_700_000_000, 0), "2023-11-14");
+        // 23:00 UTC on 2024-02-28 is already the 29th two hours east.
+        assert_eq!(format_date(1_709_161_200, 120), "2024-02-29");
+        assert_eq!(format_date(-86_400, 0), "1969-12-31");
+    }
+}

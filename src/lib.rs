@@ -1,0 +1,23 @@
+//! protolapse: explore how Protocol Buffers schemas evolve across a repository's git tags.
+//!
+//! Layers, arrows pointing down (each may use those below it, never those above):
+//!
+//! - `cli` (binary side): parse arguments, run a command, print a report.
+//! - [`report`]: text / json / dot / mermaid rendering of what the core computed.
+//! - [`load`]: a history read from git, compiled version by version, with progress.
+//! - [`history`]: git tags -> ordered versions + the source text of their `.proto` files
+//!   (the only user of `git2`).
+//! - [`schema`]: compile (protox), normalize into our own model, fingerprint, type graph
+//!   (the only user of `protox` / `prost-reflect`).
+//! - [`config`]: `protolapse.toml`.
+//!
+//! Nothing below `ui` (when it comes) knows a terminal; nothing but `history` knows git.
+#![forbid(unsafe_code)]
+#![cfg_attr(not(test), deny(clippy::unwrap_used))]
+
+pub mod config;
+pub mod history;
+pub mod load;
+pub mod report;
+pub mod sanitize;
+pub mod schema;

@@ -1,0 +1,20 @@
+//! protolapse binary: parse the command line, run it, report errors.
+#![forbid(unsafe_code)]
+#![deny(clippy::unwrap_used)]
+
+mod bench;
+mod cli;
+
+use clap::Parser;
+
+// The allocator is a third of a cold load's time with the system one.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() {
+    let cli = cli::Cli::parse();
+    if let Err(e) = cli::run(cli) {
+        eprintln!("error: {}", protolapse::sanitize::text(&format!("{e:#}")));
+        std::process::exit(2);
+    }
+}

@@ -1,0 +1,7 @@
+//! Report: text and machine-readable renderings of what the core computed, for the headless
+//! commands. Repository text is sanitized here before it is printed.
+//!
+//! May import: `load`, `history`, `schema`, `sanitize`. Knows no terminal.
+
+pub mod graph;
+pub mod log;

@@ -1,0 +1,154 @@
+//! Fingerprints: SHA-256 over a deterministic encoding of the normalized descriptors.
+//!
+//! The whole set: every file of the pool in topological order (imports first) with a
+//! lexicographic tie-break, each encoded as its `FileDescriptorProto` (extension options
+//! included) with `source_code_info` (field 9) removed, so comments and layout do not count.
+//! A root closure: the model of each reached message and enum, in name order.
+//!
+//! A fingerprint match is a hint; "unchanged" is decided by comparing content.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use prost_reflect::DescriptorPool;
+use sha2::{Digest, Sha256};
+
+use super::model::Content;
+
+/// `FileDescriptorProto.source_code_info`.
+const SOURCE_CODE_INFO: u64 = 9;
+
+pub fn of_pool(pool: &DescriptorPool) -> String {
+    let mut hasher = Sha256::new();
+    let files: BTreeMap<String, _> = pool.files().map(|f| (f.name().to_string(), f)).collect();
+    for name in topological(&files) {
+        let Some(file) = files.get(&name) else { continue };
+        let bytes = file.encode_to_vec();
+        let stripped = strip_field(&bytes, SOURCE_CODE_INFO);
+        hasher.update((stripped.len() as u64).to_le_bytes());
+        hasher.update(&stripped);
+    }
+    hex(&hasher.finalize())
+}
+
+/// Kahn's algorithm, ready files taken in name order.
+fn topological(files: &BTreeMap<String, prost_reflect::FileDescriptor>) -> Vec<String> {
+    let mut pending: BTreeMap<&str, BTreeSet<String>> = files
+        .iter()
+        .map(|(name, f)| {
+            let deps = f
+                .dependencies()
+                .map(|d| d.name().to_string())
+                .filter(|d| files.contains_key(d.as_str()))
+                .collect();
+            (name.as_str(), deps)
+        })
+        .collect();
+    let mut out = Vec::with_capacity(files.len());
+    while !pending.is_empty() {
+        let ready: Vec<&str> = pending
+            .iter()
+            .filter(|(_, deps)| deps.is_empty())
+            .map(|(n, _)| *n)
+            .collect();
+        // A cycle cannot come out of a compiled pool; take the rest in name order anyway.
+        let ready = if ready.is_empty() {
+            pending.keys().copied().collect()
+        } else {
+            ready
+        };
+        for name in &ready {
+            pending.remove(name);
+        }
+        for deps in pending.values_mut() {
+            for name in &ready {
+                deps.remove(*name);
+            }
+        }
+        out.extend(ready.into_iter().map(str::to_string));
+    }
+    out
+}
+
+/// The fingerprint of the given messages and enums of `content` (a root closure).
+pub fn of_types<'a>(content: &Content, names: impl IntoIterator<Item = &'a str>) -> String {
+    let names: BTreeSet<&str> = names.into_iter().collect();
+    let mut hasher = Sha256::new();
+    for name in names {
+        let encoded = if let Some(m) = content.messages.get(name) {
+            serde_json::to_vec(m)
+        } else if let Some(e) = content.enums.get(name) {
+            serde_json::to_vec(e)
+        } else if let Some(s) = content.services.get(name) {
+            serde_json::to_vec(s)
+        } else {
+            continue;
+        };
+        let Ok(encoded) = encoded else { continue };
+        hasher.update((encoded.len() as u64).to_le_bytes());
+        hasher.update(&encoded);
+    }
+    hex(&hasher.finalize())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Removes every top-level occurrence of field `number` from an encoded message. On
+/// malformed input the rest is kept as it is (the pool encoded it, so it is well formed).
+fn strip_field(bytes: &[u8], number: u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let start = pos;
+        let Some(key) = varint(bytes, &mut pos) else {
+            break;
+        };
+        let len = match key & 7 {
+            0 => varint(bytes, &mut pos).map(|_| 0),
+            1 => Some(8),
+            2 => varint(bytes, &mut pos).and_then(|l| usize::try_from(l).ok()),
+            5 => Some(4),
+            _ => None,
+        };
+        let Some(len) = len else {
+            out.extend_from_slice(&bytes[start..]);
+            return out;
+        };
+        let end = pos.saturating_add(len).min(bytes.len());
+        if key >> 3 != number {
+            out.extend_from_slice(&bytes[start..end]);
+        }
+        pos = end;
+    }
+    out
+}
+
+fn varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
+    let mut value = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *bytes.get(*pos)?;
+        *pos += 1;
+        value |= u64::from(b & 0x7f) << shift;
+        if b & 0x80 == 0 {
+            return Some(value);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_only_the_given_top_level_field() {
+        // field 1 (len 2 "ab"), field 9 (len 1), field 2 varint 150
+        let msg = [0x0a, 2, b'a', b'b', 0x4a, 1, 0xff, 0x10, 0x96, 0x01];
+        assert_eq!(
+            strip_field(&msg, 9),
+            [0x0a, 2, b'a', b'b', 0x10, 0x96, 0x01]
+        );
+        assert_eq!(strip_field(&msg, 7), msg);
+    }
+}

@@ -1,0 +1,335 @@
+//! The type graph reached from a root message or service: messages and enums reached
+//! through fields, map values, oneof members and RPC input/output types. Cycles are found
+//! and marked; the graph is plain data.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use super::model::{Content, FieldType};
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum NodeKind {
+    Message,
+    Enum,
+    Service,
+    /// Referenced but not in the schema (cannot happen in a compiled pool; kept for safety).
+    Missing,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Node {
+    pub name: String,
+    pub kind: NodeKind,
+    /// Part of a cycle (reaches itself).
+    pub in_cycle: bool,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Via {
+    Field,
+    MapValue,
+    Oneof,
+    Input,
+    Output,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Edge {
+    pub from: String,
+    pub to: String,
+    /// Field or method name.
+    pub label: String,
+    /// Field number (None for RPC edges).
+    pub number: Option<u32>,
+    pub via: Via,
+    /// Closes a cycle: `to` is an ancestor of `from` in the walk.
+    pub back: bool,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct TypeGraph {
+    pub root: String,
+    /// In the order first reached (depth first, fields by number).
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+}
+
+impl TypeGraph {
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.nodes.iter().map(|n| n.name.as_str())
+    }
+
+    pub fn has_cycle(&self) -> bool {
+        self.edges.iter().any(|e| e.back)
+    }
+}
+
+/// The edges going out of one message or service, in declaration-number order.
+pub fn out_edges(content: &Content, name: &str) -> Vec<Edge> {
+    let mut out = Vec::new();
+    if let Some(m) = content.messages.get(name) {
+        for f in m.fields.values() {
+            let (target, via) = match &f.map {
+                Some((_, value)) => (value.type_name(), Via::MapValue),
+                None => (
+                    f.ty.type_name(),
+                    if f.oneof.is_some() {
+                        Via::Oneof
+                    } else {
+                        Via::Field
+                    },
+                ),
+            };
+            if let Some(target) = target {
+                out.push(Edge {
+                    from: name.to_string(),
+                    to: target.to_string(),
+                    label: f.name.clone(),
+                    number: Some(f.number),
+                    via,
+                    back: false,
+                });
+            }
+        }
+    } else if let Some(s) = content.services.get(name) {
+        for m in s.methods.values() {
+            for (to, via) in [(&m.input, Via::Input), (&m.output, Via::Output)] {
+                out.push(Edge {
+                    from: name.to_string(),
+                    to: to.clone(),
+                    label: m.name.clone(),
+                    number: None,
+                    via,
+                    back: false,
+                });
+            }
+        }
+    }
+    out
+}
+
+fn kind_of(content: &Content, name: &str) -> NodeKind {
+    if content.messages.contains_key(name) {
+        NodeKind::Message
+    } else if content.enums.contains_key(name) {
+        NodeKind::Enum
+    } else if content.services.contains_key(name) {
+        NodeKind::Service
+    } else {
+        NodeKind::Missing
+    }
+}
+
+/// Walks the graph from `root` (a full name that exists in `content`).
+pub fn build(content: &Content, root: &str) -> TypeGraph {
+    let mut g = TypeGraph {
+        root: root.to_string(),
+        nodes: Vec::new(),
+        edges: Vec::new(),
+    };
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    let mut in_cycle: BTreeSet<String> = BTreeSet::new();
+    // Iterative DFS: (node, its out edges, next edge index).
+    let mut stack: Vec<(String, Vec<Edge>, usize)> = Vec::new();
+    index.insert(root.to_string(), 0);
+    g.nodes.push(Node {
+        name: root.to_string(),
+        kind: kind_of(content, root),
+        in_cycle: false,
+    });
+    stack.push((root.to_string(), out_edges(content, root), 0));
+    while let Some(top) = stack.last_mut() {
+        let Some(edge) = top.1.get(top.2).cloned() else {
+            stack.pop();
+            continue;
+        };
+        top.2 += 1;
+        let mut edge = edge;
+        if let Some(pos) = stack.iter().position(|(n, _, _)| *n == edge.to) {
+            edge.back = true;
+            for (n, _, _) in &stack[pos..] {
+                in_cycle.insert(n.clone());
+            }
+        } else if !index.contains_key(&edge.to) {
+            index.insert(edge.to.clone(), g.nodes.len());
+            g.nodes.push(Node {
+                name: edge.to.clone(),
+                kind: kind_of(content, &edge.to),
+                in_cycle: false,
+            });
+            let next = out_edges(content, &edge.to);
+            stack.push((edge.to.clone(), next, 0));
+        }
+        g.edges.push(edge);
+    }
+    for n in &mut g.nodes {
+        n.in_cycle = in_cycle.contains(&n.name);
+    }
+    g
+}
+
+/// How a root name given by a user resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RootMatch {
+    Found(String),
+    /// Several full names end in the given name.
+    Ambiguous(Vec<String>),
+    /// Nothing matched; the closest names.
+    Unknown(Vec<String>),
+}
+
+/// Resolves a root given as a full name (`physics.v1.FlightPath`, a leading dot allowed) or
+/// as a unique suffix (`FlightPath`, `v1.FlightPath`) among messages and services.
+pub fn resolve_root(content: &Content, given: &str) -> RootMatch {
+    let given = given.trim_start_matches('.');
+    let candidates: Vec<&str> = content
+        .messages
+        .values()
+        .filter(|m| !m.map_entry)
+        .map(|m| m.full_name.as_str())
+        .chain(content.services.keys().map(String::as_str))
+        .collect();
+    if candidates.contains(&given) {
+        return RootMatch::Found(given.to_string());
+    }
+    let suffix = format!(".{given}");
+    let matches: Vec<String> = candidates
+        .iter()
+        .filter(|c| c.ends_with(&suffix))
+        .map(|c| c.to_string())
+        .collect();
+    match matches.len() {
+        1 => RootMatch::Found(matches.into_iter().next().unwrap_or_default()),
+        0 => RootMatch::Unknown(closest(&candidates, given, 5)),
+        _ => RootMatch::Ambiguous(matches),
+    }
+}
+
+/// The `n` names closest to `given` (edit distance on the short and full names).
+pub fn closest(candidates: &[&str], given: &str, n: usize) -> Vec<String> {
+    let given_lower = given.to_lowercase();
+    let mut scored: Vec<(usize, &str)> = candidates
+        .iter()
+        .map(|c| {
+            let short = c.rsplit('.').next().unwrap_or(c).to_lowercase();
+            let d = levenshtein(&short, &given_lower).min(levenshtein(&c.to_lowercase(), &given_lower));
+            let d = if short.contains(&given_lower) || given_lower.contains(&short) {
+                d.min(1)
+            } else {
+                d
+            };
+            (d, *c)
+        })
+        .collect();
+    scored.sort();
+    let limit = (given.chars().count() / 2).max(3);
+    scored
+        .into_iter()
+        .filter(|(d, _)| *d <= limit)
+        .take(n)
+        .map(|(_, c)| c.to_string())
+        .collect()
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(cur).min(row[j])
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// Type text for display: `map<string, Foo>`, `repeated Foo`, `Foo`.
+pub fn type_text(f: &super::model::Field) -> String {
+    use super::model::Cardinality;
+    match &f.map {
+        Some((k, v)) => format!("map<{k}, {v}>"),
+        None => match f.cardinality {
+            Cardinality::Repeated => format!("repeated {}", f.ty),
+            Cardinality::Required => format!("required {}", f.ty),
+            Cardinality::Optional if f.proto3_optional => format!("optional {}", f.ty),
+            Cardinality::Optional => f.ty.to_string(),
+        },
+    }
+}
+
+/// Whether a type is a message (for expanding in trees).
+pub fn is_message(ty: &FieldType) -> bool {
+    matches!(ty, FieldType::Message(_) | FieldType::Group(_))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::compile::{Cache, SourceRef};
+
+    fn content(text: &str) -> Content {
+        let mut cache = Cache::new();
+        let out = cache.compile(&[SourceRef {
+            path: "t.proto",
+            blob: "1",
+            text: Ok(text),
+        }]);
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        out.schema.content.clone()
+    }
+
+    #[test]
+    fn cycles_are_marked_and_terminate() {
+        let c = content(
+            "syntax = \"proto3\"; package p;\n\
+             message Tree { Node root = 1; map<string, Leaf> leaves = 2; }\n\
+             message Node { repeated Node children = 1; Tree owner = 2; Kind kind = 3; }\n\
+             message Leaf { oneof v { string s = 1; Kind k = 2; } }\n\
+             enum Kind { KIND_UNSPECIFIED = 0; }\n\
+             message Unreached { int32 x = 1; }\n",
+        );
+        let g = build(&c, "p.Tree");
+        let names: Vec<&str> = g.names().collect();
+        assert_eq!(names, ["p.Tree", "p.Node", "p.Kind", "p.Leaf"]);
+        assert!(g.has_cycle());
+        let back: Vec<(&str, &str)> = g
+            .edges
+            .iter()
+            .filter(|e| e.back)
+            .map(|e| (e.from.as_str(), e.to.as_str()))
+            .collect();
+        assert_eq!(back, [("p.Node", "p.Node"), ("p.Node", "p.Tree")]);
+        let cyc: Vec<bool> = g.nodes.iter().map(|n| n.in_cycle).collect();
+        assert_eq!(cyc, [true, true, false, false]);
+        assert!(g.edges.iter().any(|e| e.via == Via::MapValue && e.to == "p.Leaf"));
+        assert!(g.edges.iter().any(|e| e.via == Via::Oneof && e.to == "p.Kind"));
+    }
+
+    #[test]
+    fn services_reach_rpc_types_and_roots_resolve() {
+        let c = content(
+            "syntax = \"proto3\"; package p.v1;\n\
+             message Req {} message Resp { Temperature t = 1; } message Temperature {}\n\
+             service Svc { rpc Get(Req) returns (Resp); }\n",
+        );
+        let g = build(&c, "p.v1.Svc");
+        let names: Vec<&str> = g.names().collect();
+        assert_eq!(names, ["p.v1.Svc", "p.v1.Req", "p.v1.Resp", "p.v1.Temperature"]);
+        assert_eq!(resolve_root(&c, "Resp"), RootMatch::Found("p.v1.Resp".into()));
+        assert_eq!(resolve_root(&c, ".p.v1.Svc"), RootMatch::Found("p.v1.Svc".into()));
+        match resolve_root(&c, "Temprature") {
+            RootMatch::Unknown(s) => assert_eq!(s.first().map(String::as_str), Some("p.v1.Temperature")),
+            other => panic!("{other:?}"),
+        }
+    }
+}
