@@ -3,7 +3,9 @@ use std::fmt::Write;
 use std::path::Path;
 
 fn collect(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = entries.flatten().collect();
     entries.sort_by_key(|e| e.path());
     for e in entries {
@@ -12,7 +14,13 @@ fn collect(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
             collect(&p, base, out);
         } else if let Ok(rel) = p.strip_prefix(base) {
             let rel = rel.to_string_lossy().replace('\\', "/");
-            out.push((rel, p.canonicalize().unwrap_or(p.clone()).to_string_lossy().into_owned()));
+            out.push((
+                rel,
+                p.canonicalize()
+                    .unwrap_or(p.clone())
+                    .to_string_lossy()
+                    .into_owned(),
+            ));
         }
     }
 }
@@ -28,5 +36,6 @@ fn main() {
     }
     code.push_str("];\n");
     let out = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
-    std::fs::write(Path::new(&out).join("demo_files.rs"), code).unwrap_or_else(|e| panic!("writing demo_files.rs: {e}"));
+    std::fs::write(Path::new(&out).join("demo_files.rs"), code)
+        .unwrap_or_else(|e| panic!("writing demo_files.rs: {e}"));
 }

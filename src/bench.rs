@@ -10,14 +10,22 @@ use anyhow::{Context, Result, bail};
 use protolapse::history::{self, HistoryOptions, demo::Snapshot};
 use protolapse::load;
 
-pub fn run(repo: Option<&Path>, demo: bool, synthetic: Option<&str>, opts: &HistoryOptions) -> Result<()> {
+pub fn run(
+    repo: Option<&Path>,
+    demo: bool,
+    synthetic: Option<&str>,
+    opts: &HistoryOptions,
+) -> Result<()> {
     let started = Instant::now();
     let _keep;
     let path = if let Some(spec) = synthetic {
         let (n, m, k) = parse_spec(spec)?;
         let dir = tempfile::tempdir().context("cannot create a temporary folder")?;
         history::demo::write_repo(dir.path(), &synthetic_history(n, m, k), 1_600_000_000, 3600)?;
-        println!("synthetic history: {n} tags x {m} files, {k} changed per tag (written in {:.0} ms)", started.elapsed().as_secs_f64() * 1e3);
+        println!(
+            "synthetic history: {n} tags x {m} files, {k} changed per tag (written in {:.0} ms)",
+            started.elapsed().as_secs_f64() * 1e3
+        );
         let p = dir.path().to_path_buf();
         _keep = Some(dir);
         p
@@ -35,13 +43,24 @@ pub fn run(repo: Option<&Path>, demo: bool, synthetic: Option<&str>, opts: &Hist
     let total = started.elapsed();
     let s = &project.stats;
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-    let files: usize = project.versions.iter().map(|v| v.compiled.files_total).sum();
+    let files: usize = project
+        .versions
+        .iter()
+        .map(|v| v.compiled.files_total)
+        .sum();
     println!("versions            {:>8}", project.versions.len());
     println!("files (all tags)    {:>8}", files);
     println!("trees walked        {:>8}", s.trees_walked);
-    println!("blobs read          {:>8}  ({} KiB)", s.blobs_read, s.bytes_read / 1024);
+    println!(
+        "blobs read          {:>8}  ({} KiB)",
+        s.blobs_read,
+        s.bytes_read / 1024
+    );
     println!("blobs parsed        {:>8}", s.compile.blobs_parsed);
-    println!("file sets compiled  {:>8}  (reused {})", s.compile.sets_compiled, s.compile.sets_reused);
+    println!(
+        "file sets compiled  {:>8}  (reused {})",
+        s.compile.sets_compiled, s.compile.sets_reused
+    );
     println!("git reads           {:>8.1} ms", ms(s.git));
     println!("parse               {:>8.1} ms", ms(s.compile.parse));
     println!("link                {:>8.1} ms", ms(s.compile.link));

@@ -10,8 +10,8 @@ use protolapse::config::Config;
 use protolapse::history::{self, HistoryOptions};
 use protolapse::load::{self, Loaded, Project};
 use protolapse::report;
-use protolapse::schema::graph::{self, RootMatch};
 use protolapse::schema::Status;
+use protolapse::schema::graph::{self, RootMatch};
 
 #[derive(Parser)]
 #[command(

@@ -42,7 +42,9 @@ impl Config {
                 });
             }
         };
-        Self::parse(&text).map(Some).map_err(|message| ConfigError { path, message })
+        Self::parse(&text)
+            .map(Some)
+            .map_err(|message| ConfigError { path, message })
     }
 
     pub fn parse(text: &str) -> Result<Config, String> {

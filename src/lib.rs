@@ -9,7 +9,7 @@
 //!   (the only user of `git2`).
 //! - [`schema`]: compile (protox), normalize into our own model, fingerprint, type graph
 //!   (the only user of `protox` / `prost-reflect`).
-//! - [`config`]: `protolapse.toml`.
+//! - [`config`] reads `protolapse.toml`.
 //!
 //! Nothing below `ui` (when it comes) knows a terminal; nothing but `history` knows git.
 #![forbid(unsafe_code)]

@@ -24,7 +24,8 @@ pub struct Loaded {
 
 impl Loaded {
     pub fn fingerprint(&self) -> Option<&str> {
-        (self.compiled.status != Status::Failed).then_some(self.compiled.schema.fingerprint.as_str())
+        (self.compiled.status != Status::Failed)
+            .then_some(self.compiled.schema.fingerprint.as_str())
     }
 }
 
@@ -56,13 +57,19 @@ impl Project {
             .or_else(|| {
                 self.versions.iter().find(|v| {
                     v.version.name.strip_prefix('v') == Some(name)
-                        || v.version.semver.as_ref().is_some_and(|s| s.to_string() == name)
+                        || v.version
+                            .semver
+                            .as_ref()
+                            .is_some_and(|s| s.to_string() == name)
                 })
             })
     }
 
     pub fn names(&self) -> Vec<&str> {
-        self.versions.iter().map(|v| v.version.name.as_str()).collect()
+        self.versions
+            .iter()
+            .map(|v| v.version.name.as_str())
+            .collect()
     }
 }
 

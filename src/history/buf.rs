@@ -76,8 +76,7 @@ pub fn parse_buf_yaml(dir: &str, text: &str) -> Result<Roots, String> {
             for m in &doc.modules {
                 out.roots.push(join(dir, &m.path));
                 // v2 excludes are relative to the buf.yaml's folder, like the paths.
-                out.excludes
-                    .extend(m.excludes.iter().map(|e| join(dir, e)));
+                out.excludes.extend(m.excludes.iter().map(|e| join(dir, e)));
             }
         }
         _ => {
@@ -144,6 +143,9 @@ mod tests {
     #[test]
     fn bad_yaml_is_an_error() {
         assert!(parse_buf_yaml(".", "version: [").is_err());
-        assert_eq!(parse_buf_work("version: v1\ndirectories: [a, b/]\n").unwrap(), ["a", "b"]);
+        assert_eq!(
+            parse_buf_work("version: v1\ndirectories: [a, b/]\n").unwrap(),
+            ["a", "b"]
+        );
     }
 }

@@ -10,8 +10,7 @@ use git2::{ObjectType, Oid, Repository, Tree};
 use super::buf::{self, Roots};
 use super::order::{compare, parse_tag_version, tag_prefix};
 use super::{
-    History, HistoryError, HistoryOptions, ReadStats, SkippedTag, SourceFile, Version,
-    VersionKind,
+    History, HistoryError, HistoryOptions, ReadStats, SkippedTag, SourceFile, Version, VersionKind,
 };
 
 /// Files larger than this are reported instead of read.
@@ -29,8 +28,8 @@ fn top(repo: &Repository) -> PathBuf {
 }
 
 fn open(path: &Path) -> Result<Repository, HistoryError> {
-    Repository::open_ext(path, git2::RepositoryOpenFlags::empty(), [] as [&Path; 0]).map_err(
-        |e| match e.code() {
+    Repository::open_ext(path, git2::RepositoryOpenFlags::empty(), [] as [&Path; 0]).map_err(|e| {
+        match e.code() {
             git2::ErrorCode::NotFound => HistoryError::NotARepository {
                 path: path.to_path_buf(),
             },
@@ -38,8 +37,8 @@ fn open(path: &Path) -> Result<Repository, HistoryError> {
                 path: path.to_path_buf(),
                 message: e.message().to_string(),
             },
-        },
-    )
+        }
+    })
 }
 
 /// Loads every version selected by `opts` from the repository at `path`.
@@ -75,7 +74,11 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
     let mut tags = Vec::new();
     for reference in repo.references_glob("refs/tags/*").map_err(git_err)? {
         let Ok(reference) = reference else { continue };
-        let Some(name) = reference.name().ok().and_then(|n| n.strip_prefix("refs/tags/")) else {
+        let Some(name) = reference
+            .name()
+            .ok()
+            .and_then(|n| n.strip_prefix("refs/tags/"))
+        else {
             continue;
         };
         let name = name.to_string();
@@ -107,12 +110,7 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
             Err(reason) => skipped.push(SkippedTag { name, reason }),
         }
     }
-    versions.sort_by(|a, b| {
-        compare(
-            (&a.semver, a.time, &a.name),
-            (&b.semver, b.time, &b.name),
-        )
-    });
+    versions.sort_by(|a, b| compare((&a.semver, a.time, &a.name), (&b.semver, b.time, &b.name)));
 
     for rev in &opts.revs {
         let commit = repo
@@ -131,10 +129,10 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
         versions.push(v);
     }
 
-    if opts.worktree {
-        if let Some(v) = reader.worktree_version(opts) {
-            versions.push(v);
-        }
+    if opts.worktree
+        && let Some(v) = reader.worktree_version(opts)
+    {
+        versions.push(v);
     }
 
     if versions.is_empty() {
@@ -150,7 +148,11 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
                 "{} tags seen: {}{}",
                 seen.len(),
                 shown.join(", "),
-                if seen.len() > shown.len() { ", ..." } else { "" }
+                if seen.len() > shown.len() {
+                    ", ..."
+                } else {
+                    ""
+                }
             )
         };
         return Err(HistoryError::NoVersions(format!(
@@ -183,7 +185,11 @@ fn peel_tag(repo: &Repository, target: Oid) -> Result<(Oid, Option<String>), Str
                     .as_tag()
                     .ok_or_else(|| "cannot read the annotated tag".to_string())?;
                 if message.is_none() {
-                    message = tag.message().ok().flatten().map(|m| m.trim_end().to_string());
+                    message = tag
+                        .message()
+                        .ok()
+                        .flatten()
+                        .map(|m| m.trim_end().to_string());
                 }
                 object = tag
                     .target()
@@ -414,27 +420,27 @@ impl Reader<'_> {
 /// Roots from `buf.work.yaml` or `buf.yaml`, read with `read` (a path relative to the
 /// repository root -> its text), else the repository root.
 fn roots_from_buf_files(read: impl Fn(&str) -> Option<String>) -> (Roots, String) {
-    if let Some(text) = read("buf.work.yaml") {
-        if let Ok(dirs) = buf::parse_buf_work(&text) {
-            let mut all = Roots::default();
-            for dir in dirs {
-                match read(&format!("{dir}/buf.yaml")).map(|t| buf::parse_buf_yaml(&dir, &t)) {
-                    Some(Ok(r)) => {
-                        all.roots.extend(r.roots);
-                        all.excludes.extend(r.excludes);
-                    }
-                    _ => all.roots.push(dir),
+    if let Some(text) = read("buf.work.yaml")
+        && let Ok(dirs) = buf::parse_buf_work(&text)
+    {
+        let mut all = Roots::default();
+        for dir in dirs {
+            match read(&format!("{dir}/buf.yaml")).map(|t| buf::parse_buf_yaml(&dir, &t)) {
+                Some(Ok(r)) => {
+                    all.roots.extend(r.roots);
+                    all.excludes.extend(r.excludes);
                 }
+                _ => all.roots.push(dir),
             }
-            if !all.roots.is_empty() {
-                return (all, "buf.work.yaml".into());
-            }
+        }
+        if !all.roots.is_empty() {
+            return (all, "buf.work.yaml".into());
         }
     }
-    if let Some(text) = read("buf.yaml") {
-        if let Ok(r) = buf::parse_buf_yaml(".", &text) {
-            return (r, "buf.yaml".into());
-        }
+    if let Some(text) = read("buf.yaml")
+        && let Ok(r) = buf::parse_buf_yaml(".", &text)
+    {
+        return (r, "buf.yaml".into());
     }
     (
         Roots {
@@ -500,7 +506,9 @@ fn walk_dir(
             continue;
         }
         let path = entry.path();
-        let Ok(kind) = entry.file_type() else { continue };
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
         let rel_path = if rel.is_empty() {
             name.to_string()
         } else {
@@ -516,10 +524,11 @@ fn walk_dir(
         }
         if kind.is_dir() {
             walk_dir(repo, workdir, &path, &rel_path, depth + 1, out);
-        } else if kind.is_file() && name.ends_with(".proto") {
-            if let Ok(bytes) = std::fs::read(&path) {
-                out.push((rel_path, bytes));
-            }
+        } else if kind.is_file()
+            && name.ends_with(".proto")
+            && let Ok(bytes) = std::fs::read(&path)
+        {
+            out.push((rel_path, bytes));
         }
     }
 }

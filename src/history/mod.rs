@@ -112,7 +112,9 @@ pub enum HistoryError {
     Git { path: PathBuf, message: String },
     #[error("{0}")]
     NoVersions(String),
-    #[error("unknown revision `{rev}`: {message}\n  help: use a tag, branch or commit id that exists in the repository")]
+    #[error(
+        "unknown revision `{rev}`: {message}\n  help: use a tag, branch or commit id that exists in the repository"
+    )]
     UnknownRevision { rev: String, message: String },
     #[error("invalid tag glob `{glob}`: {message}")]
     BadGlob { glob: String, message: String },

@@ -20,7 +20,15 @@ pub fn to_text(content: &Content, graph: &TypeGraph) -> String {
     let mut expanded = HashSet::new();
     expanded.insert(graph.root.clone());
     let mut stack = vec![graph.root.clone()];
-    tree(content, graph, &graph.root, 1, &mut expanded, &mut stack, &mut out);
+    tree(
+        content,
+        graph,
+        &graph.root,
+        1,
+        &mut expanded,
+        &mut stack,
+        &mut out,
+    );
     if graph.has_cycle() {
         out.push_str("(cycles are marked; a type is expanded once)\n");
     }
@@ -61,7 +69,11 @@ fn tree(
         }
     } else if let Some(e) = content.enums.get(name) {
         for v in &e.values {
-            out.push_str(&format!("{indent}{} = {}\n", sanitize::line(&v.name), v.number));
+            out.push_str(&format!(
+                "{indent}{} = {}\n",
+                sanitize::line(&v.name),
+                v.number
+            ));
         }
     } else if let Some(s) = content.services.get(name) {
         for m in s.methods.values() {
@@ -122,8 +134,15 @@ fn edge_label(via: Via, label: &str, number: Option<u32>) -> String {
 
 /// Graphviz dot; back edges dashed, types in a cycle drawn bold.
 pub fn to_dot(graph: &TypeGraph) -> String {
-    let q = |s: &str| format!("\"{}\"", sanitize::line(s).replace('\\', "\\\\").replace('"', "\\\""));
-    let mut out = String::from("digraph types {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n");
+    let q = |s: &str| {
+        format!(
+            "\"{}\"",
+            sanitize::line(s).replace('\\', "\\\\").replace('"', "\\\"")
+        )
+    };
+    let mut out = String::from(
+        "digraph types {\n  rankdir=LR;\n  node [shape=box, fontname=\"monospace\"];\n",
+    );
     for n in &graph.nodes {
         let shape = match n.kind {
             crate::schema::graph::NodeKind::Enum => ", shape=ellipse",
@@ -131,7 +150,11 @@ pub fn to_dot(graph: &TypeGraph) -> String {
             _ => "",
         };
         let bold = if n.in_cycle { ", style=bold" } else { "" };
-        out.push_str(&format!("  {}[label={}{shape}{bold}];\n", q(&n.name), q(&n.name)));
+        out.push_str(&format!(
+            "  {}[label={}{shape}{bold}];\n",
+            q(&n.name),
+            q(&n.name)
+        ));
     }
     for e in &graph.edges {
         let style = if e.back { ", style=dashed" } else { "" };

@@ -75,7 +75,13 @@ pub fn to_json<'a>(project: &'a Project, root: Option<&'a str>) -> LogJson<'a> {
                     .content
                     .enums
                     .values()
-                    .filter(|e| schema.content.files.get(&e.file).is_some_and(|f| !f.external))
+                    .filter(|e| {
+                        schema
+                            .content
+                            .files
+                            .get(&e.file)
+                            .is_some_and(|f| !f.external)
+                    })
                     .count(),
                 services: schema.content.services.len(),
                 fingerprint: v.fingerprint(),
@@ -107,7 +113,11 @@ pub fn to_text(project: &Project, root: Option<&str>) -> String {
         .unwrap_or(7)
         .max(7);
     let mut out = String::new();
-    let fp_head = if root.is_some() { "ROOT FP" } else { "FINGERPRINT" };
+    let fp_head = if root.is_some() {
+        "ROOT FP"
+    } else {
+        "FINGERPRINT"
+    };
     out.push_str(&format!(
         "{:<name_w$}  {:<10}  {:<7}  {:<14}  {:>5}  {:>5}  {:<12}  {}\n",
         "VERSION", "DATE", "COMMIT", "STATUS", "FILES", "MSGS", fp_head, "NOTES"

@@ -39,7 +39,11 @@ impl std::fmt::Display for Diagnostic {
         match (self.file.is_empty(), self.line) {
             (true, _) => write!(f, "{}", self.message),
             (false, 0) => write!(f, "{}: {}", self.file, self.message),
-            (false, _) => write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message),
+            (false, _) => write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file, self.line, self.column, self.message
+            ),
         }
     }
 }
@@ -311,8 +315,16 @@ mod tests {
     fn a_broken_file_leaves_the_rest() {
         let mut cache = Cache::new();
         let out = cache.compile(&[
-            src("a.proto", "1", "syntax = \"proto3\";\nmessage A { int32 x = 1; }\n"),
-            src("b.proto", "2", "syntax = \"proto3\";\nmessage B {\n  int32 y = ;\n}\n"),
+            src(
+                "a.proto",
+                "1",
+                "syntax = \"proto3\";\nmessage A { int32 x = 1; }\n",
+            ),
+            src(
+                "b.proto",
+                "2",
+                "syntax = \"proto3\";\nmessage B {\n  int32 y = ;\n}\n",
+            ),
         ]);
         assert_eq!(out.status, Status::Partial);
         assert_eq!((out.files_ok, out.files_total), (1, 2));
@@ -341,7 +353,11 @@ mod tests {
         let out = cache.compile(&[src("e.proto", "1", "// c\nedition = \"2023\";\n")]);
         assert_eq!(out.status, Status::Failed);
         assert_eq!(out.diagnostics[0].line, 2);
-        assert!(out.diagnostics[0].message.contains("editions are not supported"));
+        assert!(
+            out.diagnostics[0]
+                .message
+                .contains("editions are not supported")
+        );
     }
 
     #[test]
@@ -349,10 +365,18 @@ mod tests {
         let mut cache = Cache::new();
         let out = cache.compile(&[
             src("a.proto", "1", "syntax = \"proto3\";\nmessage Dup {}\n"),
-            src("b_test.proto", "2", "syntax = \"proto3\";\nmessage Dup {}\n"),
+            src(
+                "b_test.proto",
+                "2",
+                "syntax = \"proto3\";\nmessage Dup {}\n",
+            ),
         ]);
         assert_eq!(out.status, Status::Partial);
         assert_eq!(out.diagnostics[0].file, "b_test.proto");
-        assert!(out.diagnostics[0].message.contains("Dup"), "{:?}", out.diagnostics);
+        assert!(
+            out.diagnostics[0].message.contains("Dup"),
+            "{:?}",
+            out.diagnostics
+        );
     }
 }

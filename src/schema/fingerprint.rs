@@ -21,7 +21,9 @@ pub fn of_pool(pool: &DescriptorPool) -> String {
     let mut hasher = Sha256::new();
     let files: BTreeMap<String, _> = pool.files().map(|f| (f.name().to_string(), f)).collect();
     for name in topological(&files) {
-        let Some(file) = files.get(&name) else { continue };
+        let Some(file) = files.get(&name) else {
+            continue;
+        };
         let bytes = file.encode_to_vec();
         let stripped = strip_field(&bytes, SOURCE_CODE_INFO);
         hasher.update((stripped.len() as u64).to_le_bytes());

@@ -215,7 +215,8 @@ pub fn closest(candidates: &[&str], given: &str, n: usize) -> Vec<String> {
         .iter()
         .map(|c| {
             let short = c.rsplit('.').next().unwrap_or(c).to_lowercase();
-            let d = levenshtein(&short, &given_lower).min(levenshtein(&c.to_lowercase(), &given_lower));
+            let d =
+                levenshtein(&short, &given_lower).min(levenshtein(&c.to_lowercase(), &given_lower));
             let d = if short.contains(&given_lower) || given_lower.contains(&short) {
                 d.min(1)
             } else {
@@ -311,8 +312,16 @@ mod tests {
         assert_eq!(back, [("p.Node", "p.Node"), ("p.Node", "p.Tree")]);
         let cyc: Vec<bool> = g.nodes.iter().map(|n| n.in_cycle).collect();
         assert_eq!(cyc, [true, true, false, false]);
-        assert!(g.edges.iter().any(|e| e.via == Via::MapValue && e.to == "p.Leaf"));
-        assert!(g.edges.iter().any(|e| e.via == Via::Oneof && e.to == "p.Kind"));
+        assert!(
+            g.edges
+                .iter()
+                .any(|e| e.via == Via::MapValue && e.to == "p.Leaf")
+        );
+        assert!(
+            g.edges
+                .iter()
+                .any(|e| e.via == Via::Oneof && e.to == "p.Kind")
+        );
     }
 
     #[test]
@@ -324,11 +333,22 @@ mod tests {
         );
         let g = build(&c, "p.v1.Svc");
         let names: Vec<&str> = g.names().collect();
-        assert_eq!(names, ["p.v1.Svc", "p.v1.Req", "p.v1.Resp", "p.v1.Temperature"]);
-        assert_eq!(resolve_root(&c, "Resp"), RootMatch::Found("p.v1.Resp".into()));
-        assert_eq!(resolve_root(&c, ".p.v1.Svc"), RootMatch::Found("p.v1.Svc".into()));
+        assert_eq!(
+            names,
+            ["p.v1.Svc", "p.v1.Req", "p.v1.Resp", "p.v1.Temperature"]
+        );
+        assert_eq!(
+            resolve_root(&c, "Resp"),
+            RootMatch::Found("p.v1.Resp".into())
+        );
+        assert_eq!(
+            resolve_root(&c, ".p.v1.Svc"),
+            RootMatch::Found("p.v1.Svc".into())
+        );
         match resolve_root(&c, "Temprature") {
-            RootMatch::Unknown(s) => assert_eq!(s.first().map(String::as_str), Some("p.v1.Temperature")),
+            RootMatch::Unknown(s) => {
+                assert_eq!(s.first().map(String::as_str), Some("p.v1.Temperature"))
+            }
             other => panic!("{other:?}"),
         }
     }

@@ -10,6 +10,6 @@ pub mod graph;
 pub mod model;
 mod normalize;
 
-pub use compile::{Cache, Compiled, CompileStats, Diagnostic, SourceRef, Status};
+pub use compile::{Cache, CompileStats, Compiled, Diagnostic, SourceRef, Status};
 pub use graph::{RootMatch, TypeGraph};
 pub use model::{Content, Schema};

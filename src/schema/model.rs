@@ -246,12 +246,7 @@ impl Schema {
     /// Messages declared in the repository's files, map entries excluded.
     pub fn own_messages(&self) -> impl Iterator<Item = &Message> {
         self.content.messages.values().filter(|m| {
-            !m.map_entry
-                && self
-                    .content
-                    .files
-                    .get(&m.file)
-                    .is_some_and(|f| !f.external)
+            !m.map_entry && self.content.files.get(&m.file).is_some_and(|f| !f.external)
         })
     }
 

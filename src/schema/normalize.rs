@@ -51,43 +51,39 @@ fn syntax_of(file: &FileDescriptor) -> &str {
     }
 }
 
-/// Source path -> (1-based line, leading comment).
-fn index_locations(file: &FileDescriptor) -> HashMap<Vec<i32>, (u32, String)> {
+/// Source path -> location, borrowed from the file's source info.
+fn index_locations(file: &FileDescriptor) -> HashMap<&[i32], &Location> {
     let Some(info) = &file.file_descriptor_proto().source_code_info else {
         return HashMap::new();
     };
     info.location
         .iter()
-        .filter(|l: &&Location| !l.span.is_empty())
-        .map(|l| {
-            let line = u32::try_from(l.span[0]).unwrap_or(0) + 1;
-            let comment = l
-                .leading_comments
-                .as_deref()
-                .unwrap_or("")
-                .trim()
-                .to_string();
-            (l.path.clone(), (line, comment))
-        })
+        .filter(|l| !l.span.is_empty())
+        .map(|l| (l.path.as_slice(), l))
         .collect()
 }
 
 struct Ctx<'a> {
     file: String,
     closed: bool,
-    locations: HashMap<Vec<i32>, (u32, String)>,
+    locations: HashMap<&'a [i32], &'a Location>,
     schema: &'a mut Schema,
 }
 
 impl Ctx<'_> {
     fn doc(&mut self, element: &str, path: &[i32]) {
-        if let Some((line, comment)) = self.locations.get(path) {
+        if let Some(l) = self.locations.get(path) {
             self.schema.docs.insert(
                 element.to_string(),
                 Doc {
                     file: self.file.clone(),
-                    line: *line,
-                    comment: comment.clone(),
+                    line: u32::try_from(l.span[0]).unwrap_or(0) + 1,
+                    comment: l
+                        .leading_comments
+                        .as_deref()
+                        .unwrap_or("")
+                        .trim()
+                        .to_string(),
                 },
             );
         }
@@ -127,7 +123,7 @@ impl Ctx<'_> {
         let mut fields = BTreeMap::new();
         for f in m.fields() {
             self.doc(&format!("{}.{}", m.full_name(), f.name()), f.path());
-            fields.insert(f.number(), field(&f));
+            fields.insert(f.number(), field(&f, !self.closed));
         }
         let oneofs = m
             .oneofs()
@@ -293,8 +289,18 @@ fn kind_type(kind: &Kind, group: bool) -> FieldType {
     }
 }
 
-fn field(f: &FieldDescriptor) -> Field {
+/// `proto3` selects the packed default (prost-reflect decides packing before the options are
+/// interpreted, so it misses an explicit `[packed = true]` in proto2; we read it here).
+fn field(f: &FieldDescriptor, proto3: bool) -> Field {
     let proto = f.field_descriptor_proto();
+    let packable = !matches!(f.kind(), Kind::Message(_) | Kind::String | Kind::Bytes);
+    let packed = f.cardinality() == PCard::Repeated
+        && packable
+        && proto
+            .options
+            .as_ref()
+            .and_then(|o| o.packed)
+            .unwrap_or(proto3);
     let map = match f.kind() {
         Kind::Message(entry) if f.is_map() => Some((
             field_type(&entry.map_entry_key_field()),
@@ -327,7 +333,7 @@ fn field(f: &FieldDescriptor) -> Field {
             .map(|o| o.name().to_string()),
         proto3_optional: proto.proto3_optional(),
         default: proto.default_value.clone(),
-        packed: f.is_packed(),
+        packed,
         deprecated: proto.options.as_ref().is_some_and(|o| o.deprecated()),
         options: if proto.options.is_some() {
             options_text(&f.options(), &["deprecated", "packed"])

@@ -1,0 +1,243 @@
+//! The binary as a user runs it: the demo, the JSON contract, the graph formats, errors.
+
+mod common;
+
+use common::{Repo, proto, run};
+use serde_json::Value;
+
+fn demo_log() -> Value {
+    let (code, out, err) = run(
+        &["log", "--demo", "--format", "json"],
+        std::env::temp_dir().as_path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).expect("log --format json is JSON")
+}
+
+#[test]
+fn demo_log_json_keeps_its_contract() {
+    let log = demo_log();
+    let versions = log["versions"].as_array().unwrap();
+    assert!(versions.len() >= 8);
+    for v in versions {
+        for key in [
+            "name",
+            "semver",
+            "commit",
+            "date",
+            "status",
+            "files",
+            "messages",
+            "fingerprint",
+            "unchanged_since",
+            "diagnostics",
+        ] {
+            assert!(v.get(key).is_some(), "{key} missing in {v}");
+        }
+        assert!(["complete", "partial", "failed"].contains(&v["status"].as_str().unwrap()));
+        assert_eq!(v["commit"].as_str().unwrap().len(), 40);
+        assert_eq!(v["date"].as_str().unwrap().len(), 10);
+        assert!(
+            v["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "annotated tags"
+        );
+    }
+    let by = |name: &str| versions.iter().find(|v| v["name"] == name).unwrap();
+    // The comment-only release.
+    assert_eq!(by("v0.2.1")["unchanged_since"], "v0.2.0");
+    assert_eq!(by("v0.2.1")["fingerprint"], by("v0.2.0")["fingerprint"]);
+    // The release that does not compile keeps its diagnostics and the rest loads.
+    let broken = by("v1.2.0");
+    assert_ne!(broken["status"], "complete");
+    let d = &broken["diagnostics"].as_array().unwrap();
+    assert!(
+        d.iter()
+            .any(|d| d["file"] == "physics/v1/wind.proto" && d["line"] == 9)
+    );
+    assert!(
+        d.iter()
+            .any(|d| d["message"].as_str().unwrap().contains("airport.proto"))
+    );
+    assert_eq!(by("v2.0.0")["status"], "complete");
+    let distinct: std::collections::HashSet<&str> = versions
+        .iter()
+        .filter_map(|v| v["fingerprint"].as_str())
+        .collect();
+    assert_eq!(distinct.len(), versions.len() - 1, "only v0.2.1 repeats");
+}
+
+#[test]
+fn demo_log_text_and_root_fingerprints() {
+    let (code, out, err) = run(&["log", "--demo"], std::env::temp_dir().as_path());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().next().unwrap().starts_with("VERSION"));
+    assert!(out.contains("unchanged since v0.2.0"));
+    assert!(out.contains("partial 5/7"));
+
+    let (code, out, err) = run(
+        &["log", "--demo", "--root", "Coordinates", "--format", "json"],
+        std::env::temp_dir().as_path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let log: Value = serde_json::from_str(&out).unwrap();
+    let fp: Vec<&str> = log["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["root_fingerprint"].as_str().unwrap_or("-"))
+        .collect();
+    // Coordinates changes in v1.0.0 (datum removed) and v1.1.1 (geohash), not in between.
+    assert_eq!(fp[0], fp[4], "v0.1.0 .. v0.4.0");
+    assert_ne!(fp[4], fp[5]);
+    assert_eq!(fp[5], fp[6]);
+    assert_ne!(fp[6], fp[7]);
+}
+
+#[test]
+fn graph_in_every_format() {
+    let tmp = std::env::temp_dir();
+    let (code, out, err) = run(
+        &["graph", "--demo", "--at", "v0.4.0", "--root", "FlightPath"],
+        &tmp,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("message physics.v1.FlightPath\n"), "{out}");
+    assert!(out.contains("  2 waypoints: repeated physics.v1.Coordinates\n"));
+    assert!(out.contains("[oneof endpoint]"));
+    assert!(out.contains("12 tags: map<string, string>"));
+    assert!(out.contains("(see above)"));
+
+    let (code, out, _) = run(
+        &[
+            "graph",
+            "--demo",
+            "--at",
+            "v0.4.0",
+            "--root",
+            "physics.v1.FlightService",
+            "--format",
+            "dot",
+        ],
+        &tmp,
+    );
+    assert_eq!(code, 0);
+    assert!(out.starts_with("digraph types {"));
+    assert!(out.contains("\"physics.v1.FlightService\" -> \"physics.v1.ListFlightsRequest\" [label=\"ListFlights (in)\"]"), "{out}");
+
+    let (code, out, _) = run(
+        &[
+            "graph",
+            "--demo",
+            "--at",
+            "v0.4.0",
+            "--root",
+            "FlightPath",
+            "--format",
+            "mermaid",
+        ],
+        &tmp,
+    );
+    assert_eq!(code, 0);
+    assert!(out.starts_with("flowchart LR\n"));
+    assert!(out.contains("-->|\"waypoints = 2\"|"), "{out}");
+}
+
+#[test]
+fn cycles_print_once() {
+    let mut r = Repo::new();
+    r.write(
+        "t.proto",
+        &proto("t", "message Node { repeated Node children = 1; Edge e = 2; }\nmessage Edge { Node to = 1; }"),
+    );
+    r.commit("one");
+    r.tag("v1.0.0");
+    let (code, out, err) = run(&["graph", "--at", "v1.0.0", "--root", "Node"], r.path());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "message t.Node\n  1 children: repeated t.Node  (cycle)\n  2 e: t.Edge\n    1 to: t.Node  (cycle)\n(cycles are marked; a type is expanded once)\n"
+    );
+}
+
+#[test]
+fn errors_say_what_where_and_what_to_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(&["log"], tmp.path());
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("is not a git repository") && err.contains("--demo"),
+        "{err}"
+    );
+
+    let (code, _, err) = run(
+        &["graph", "--demo", "--at", "v1.0.0", "--root", "Temprature"],
+        tmp.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("unknown root `Temprature`") && err.contains("physics.v1.Temperature"),
+        "{err}"
+    );
+
+    let (code, _, err) = run(
+        &["graph", "--demo", "--at", "v1.0.1", "--root", "FlightPath"],
+        tmp.path(),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("unknown version `v1.0.1`") && err.contains("v1.0.0"),
+        "{err}"
+    );
+
+    let mut r = Repo::new();
+    r.write("README.md", "no protos here");
+    r.commit("one");
+    r.tag("v1.0.0");
+    let (code, _, err) = run(&["log"], r.path());
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no .proto files") && err.contains("-I"),
+        "{err}"
+    );
+
+    r.write("protolapse.toml", "proto_path = [\"x\"]\n");
+    let (code, _, err) = run(&["log"], r.path());
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("protolapse.toml") && err.contains("proto_path"),
+        "{err}"
+    );
+}
+
+#[test]
+fn repository_text_is_sanitized() {
+    let mut r = Repo::new();
+    r.write(
+        "a.proto",
+        "syntax = \"proto3\";\nmessage A { int32 \u{1b}[2Jx = 1; }\n",
+    );
+    r.commit("one");
+    r.annotated("v1.0.0", "evil \u{1b}]0;title\u{7} message");
+    let (code, out, err) = run(&["log"], r.path());
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
+    assert!(out.contains("failed"), "{out}");
+}
+
+#[test]
+fn config_file_sets_proto_paths_and_root() {
+    let mut r = Repo::new();
+    r.write(
+        "api/p.proto",
+        &proto("p", "message Root { Leaf l = 1; }\nmessage Leaf {}"),
+    );
+    r.write(
+        "protolapse.toml",
+        "proto_paths = [\"api\"]\nroot = \"Root\"\n",
+    );
+    r.commit("one");
+    r.tag("v1.0.0");
+    let (code, out, err) = run(&["graph", "--at", "v1.0.0"], r.path());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "message p.Root\n  1 l: p.Leaf\n");
+}

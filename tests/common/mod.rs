@@ -1,0 +1,105 @@
+//! Test repositories built with the `git` command in temp dirs: sandboxed config (no user or
+//! system config), pinned author, committer and dates.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+pub struct Repo {
+    pub dir: tempfile::TempDir,
+    clock: i64,
+}
+
+impl Repo {
+    pub fn new() -> Repo {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let repo = Repo {
+            dir,
+            clock: 1_700_000_000,
+        };
+        repo.git(&["init", "-q", "-b", "main"]);
+        repo
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn git(&self, args: &[&str]) -> String {
+        let date = format!("{} +0000", self.clock);
+        let out = Command::new("git")
+            .args(args)
+            .current_dir(self.path())
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("HOME", self.path())
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_NAME", "Test")
+            .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+            .env("GIT_COMMITTER_NAME", "Test")
+            .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+            .env("GIT_AUTHOR_DATE", &date)
+            .env("GIT_COMMITTER_DATE", &date)
+            .output()
+            .expect("run git");
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    pub fn write(&self, path: &str, text: &str) -> &Self {
+        let full = self.path().join(path);
+        std::fs::create_dir_all(full.parent().expect("parent")).expect("mkdir");
+        std::fs::write(full, text).expect("write");
+        self
+    }
+
+    pub fn remove(&self, path: &str) -> &Self {
+        std::fs::remove_file(self.path().join(path)).expect("remove");
+        self
+    }
+
+    /// Commits everything, one day after the previous commit.
+    pub fn commit(&mut self, message: &str) -> String {
+        self.clock += 86_400;
+        self.git(&["add", "-A"]);
+        self.git(&["commit", "-q", "--allow-empty", "-m", message]);
+        self.git(&["rev-parse", "HEAD"])
+    }
+
+    pub fn tag(&self, name: &str) -> &Self {
+        self.git(&["tag", name]);
+        self
+    }
+
+    pub fn annotated(&self, name: &str, message: &str) -> &Self {
+        self.git(&["tag", "-a", name, "-m", message]);
+        self
+    }
+}
+
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_protolapse"))
+}
+
+/// Runs the binary; returns (exit code, stdout, stderr).
+pub fn run(args: &[&str], cwd: &Path) -> (i32, String, String) {
+    let out = Command::new(bin())
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .expect("run protolapse");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+pub fn proto(package: &str, body: &str) -> String {
+    format!("syntax = \"proto3\";\npackage {package};\n\n{body}\n")
+}
