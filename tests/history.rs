@@ -277,9 +277,10 @@ fn comments_do_not_change_the_fingerprint_but_content_does() {
     assert_eq!(fp[0].len(), 64);
     assert_eq!(p.versions[1].unchanged_since.as_deref(), Some("v1.0.0"));
     assert_eq!(p.versions[2].unchanged_since, None);
-    let docs = &p.versions[1].compiled.schema.docs;
-    assert_eq!(docs["p.A"].comment, "Reworded.");
-    assert_eq!(docs["p.A"].line, 5);
+    let a = p.versions[1].compiled.schema.doc("p.A").unwrap();
+    assert_eq!((a.comment.as_str(), a.line), ("Reworded.", 5));
+    let x = p.versions[1].compiled.schema.doc("p.A.x").unwrap();
+    assert_eq!((x.file.as_str(), x.line), ("a.proto", 6));
 }
 
 #[test]

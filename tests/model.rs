@@ -129,9 +129,14 @@ fn every_declaration_is_modelled() {
     assert!(watch.client_streaming && watch.server_streaming);
     assert_eq!(watch.output, "new.v1.Msg.Nested");
 
-    assert_eq!(s.docs["old.Rec"].line, 6);
-    assert_eq!(s.docs["old.Rec"].comment, "A record.");
-    assert_eq!(s.docs["new.v1.Svc.Watch"].comment, "Streams.");
-    assert_eq!(s.docs["new.v1.Msg.plain"].line, 8);
+    let doc = |e: &str| s.doc(e).unwrap_or_else(|| panic!("no doc for {e}"));
+    assert_eq!(doc("old.Rec").line, 6);
+    assert_eq!(doc("old.Rec").comment, "A record.");
+    assert_eq!(doc("new.v1.Svc.Watch").comment, "Streams.");
+    assert_eq!(doc("new.v1.Msg.plain").line, 8);
+    assert_eq!(doc("new.v1.Msg.choice").line, 9);
+    assert_eq!(doc("new.v1.Msg.Color.RED").file, "new.proto");
+    assert_eq!(doc("old.Level.HIGH").line, 17);
+    assert_eq!(doc("old.proto").line, 1);
     assert!(s.root_names().contains(&"new.v1.Svc"));
 }

@@ -14,6 +14,8 @@ use miette::Diagnostic as _;
 use protox::file::{File, FileResolver, GoogleFileResolver};
 use serde::Serialize;
 
+use super::docs::{self, FileDocs};
+use super::fingerprint::Memo;
 use super::model::Schema;
 use super::normalize::normalize;
 
@@ -81,11 +83,15 @@ pub struct CompileStats {
     pub sets_reused: usize,
 }
 
+/// A parsed blob and the docs of its declarations.
+type Parsed = (Arc<File>, Arc<FileDocs>);
+
 /// The shared compiler: keep one for a whole history.
 #[derive(Default)]
 pub struct Cache {
-    parsed: HashMap<(String, String), Result<Arc<File>, Diagnostic>>,
+    parsed: HashMap<(String, String), Result<Parsed, Diagnostic>>,
     sets: HashMap<Vec<(String, String)>, Arc<Compiled>>,
+    fingerprints: Memo,
     pub stats: CompileStats,
 }
 
@@ -111,7 +117,7 @@ impl Cache {
         compiled
     }
 
-    fn parse(&mut self, f: &SourceRef<'_>) -> Result<Arc<File>, Diagnostic> {
+    fn parse(&mut self, f: &SourceRef<'_>) -> Result<Parsed, Diagnostic> {
         let key = (f.path.to_string(), f.blob.to_string());
         if let Some(done) = self.parsed.get(&key) {
             return done.clone();
@@ -134,7 +140,13 @@ impl Cache {
                         .to_string(),
                 }),
                 None => File::from_source(f.path, text)
-                    .map(Arc::new)
+                    .map(|file| {
+                        let docs = Arc::new(docs::of_file(file.file_descriptor_proto()));
+                        // Link without source info: docs are taken above, once per blob.
+                        let mut proto = file.file_descriptor_proto().clone();
+                        proto.source_code_info = None;
+                        (Arc::new(File::from_file_descriptor_proto(proto)), docs)
+                    })
                     .map_err(|e| diagnostic(&e, f.path, |_| Some(text))),
             },
         };
@@ -147,12 +159,14 @@ impl Cache {
     fn compile_new(&mut self, files: &[SourceRef<'_>]) -> Compiled {
         let mut diagnostics = Vec::new();
         let mut parsed = HashMap::new();
+        let mut file_docs = HashMap::new();
         let mut sorted: Vec<&SourceRef<'_>> = files.iter().collect();
         sorted.sort_by_key(|f| f.path);
         for f in &sorted {
             match self.parse(f) {
-                Ok(file) => {
+                Ok((file, docs)) => {
                     parsed.insert(f.path.to_string(), file);
+                    file_docs.insert(f.path.to_string(), (f.blob.to_string(), docs));
                 }
                 Err(d) => diagnostics.push(d),
             }
@@ -186,6 +200,17 @@ impl Cache {
                 }
                 Err(e) => {
                     let mut d = diagnostic(&e, name, |file| texts.get(file).copied());
+                    if d.line == 0 {
+                        // Linked without source info: find the place the message names.
+                        let text = texts.get(d.file.as_str()).copied().unwrap_or("");
+                        let docs = file_docs
+                            .get(d.file.as_str())
+                            .map(|(_, docs)| docs.as_ref());
+                        (d.line, d.column) = locate(&d.message, text, docs);
+                    }
+                    if let Some(hint) = root_hint(&d.message, texts.keys().copied()) {
+                        d.message.push_str(&hint);
+                    }
                     if let Some(missing) = failed_parse
                         .iter()
                         .find(|p| d.message.contains(&format!("'{p}'")))
@@ -202,13 +227,12 @@ impl Cache {
 
         let started = Instant::now();
         // Files of the repository that ended up in the pool (as imports or opened).
-        let own: HashSet<String> = pool
+        let own: HashMap<String, (String, Arc<FileDocs>)> = pool
             .files()
-            .map(|f| f.name().to_string())
-            .filter(|n| texts.contains_key(n.as_str()))
+            .filter_map(|f| file_docs.remove_entry(f.name()))
             .collect();
         let files_ok = own.len();
-        let schema = Arc::new(normalize(&pool, &own));
+        let schema = Arc::new(normalize(&pool, &own, &mut self.fingerprints));
         self.stats.normalize += started.elapsed();
 
         let files_total = files.len();
@@ -289,6 +313,51 @@ fn diagnostic<'t>(
     }
 }
 
+/// For an import that is not found but exists deeper in the tree (`import "a/b.proto"` with
+/// `src/a/b.proto` present), the proto root the user probably meant.
+fn root_hint<'a>(message: &str, paths: impl Iterator<Item = &'a str>) -> Option<String> {
+    let rest = message.strip_prefix("import '")?;
+    let missing = &rest[..rest.find('\'')?];
+    let suffix = format!("/{missing}");
+    let found = paths.filter(|p| p.ends_with(&suffix)).min()?;
+    let prefix = &found[..found.len() - suffix.len()];
+    Some(format!(
+        " (help: `{found}` exists; if `{prefix}` is a proto root, pass -I {prefix} or set proto_paths)"
+    ))
+}
+
+/// Where a link error is, from the names it quotes: a declaration of this file with that
+/// name, else the quoted text (an import), else the first use of the short name.
+fn locate(message: &str, text: &str, docs: Option<&FileDocs>) -> (u32, u32) {
+    let quoted: Vec<&str> = message.split('\'').skip(1).step_by(2).collect();
+    for name in &quoted {
+        if let Some(doc) = docs.and_then(|d| d.get(*name)) {
+            return (doc.line, 1);
+        }
+        if let Some(offset) = text.find(&format!("\"{name}\"")) {
+            return line_col(text, offset);
+        }
+    }
+    for name in &quoted {
+        let short = name.rsplit('.').next().unwrap_or(name);
+        if short.is_empty() {
+            continue;
+        }
+        let mut from = 0;
+        while let Some(i) = text[from..].find(short) {
+            let at = from + i;
+            let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            if !word(text[..at].chars().next_back())
+                && !word(text[at + short.len()..].chars().next())
+            {
+                return line_col(text, at);
+            }
+            from = at + short.len();
+        }
+    }
+    (0, 0)
+}
+
 fn line_col(text: &str, offset: usize) -> (u32, u32) {
     let before = text.get(..offset.min(text.len())).unwrap_or(text);
     let line = before.matches('\n').count() + 1;
@@ -357,6 +426,50 @@ mod tests {
             out.diagnostics[0]
                 .message
                 .contains("editions are not supported")
+        );
+    }
+
+    #[test]
+    fn link_errors_are_located() {
+        let mut cache = Cache::new();
+        let out = cache.compile(&[
+            src(
+                "a.proto",
+                "1",
+                "syntax = \"proto3\";\npackage p;\nmessage A {}\n",
+            ),
+            src(
+                "b.proto",
+                "2",
+                "syntax = \"proto3\";\npackage p;\n\nmessage A {}\n",
+            ),
+            src(
+                "c.proto",
+                "3",
+                "syntax = \"proto3\";\npackage q;\nmessage C {\n  Missing m = 1;\n}\n",
+            ),
+            src(
+                "d.proto",
+                "4",
+                "syntax = \"proto3\";\n\nimport \"nope.proto\";\n",
+            ),
+        ]);
+        let at = |f: &str| {
+            let d = out.diagnostics.iter().find(|d| d.file == f).unwrap();
+            (d.line, d.column)
+        };
+        assert_eq!(at("b.proto"), (4, 1), "{:?}", out.diagnostics);
+        assert_eq!(at("c.proto"), (4, 3), "{:?}", out.diagnostics);
+        assert_eq!(at("d.proto"), (3, 8), "{:?}", out.diagnostics);
+        let hint = root_hint(
+            "import 'g/x.proto' not found",
+            ["src/g/x.proto", "a.proto"].into_iter(),
+        );
+        assert_eq!(
+            hint.as_deref(),
+            Some(
+                " (help: `src/g/x.proto` exists; if `src` is a proto root, pass -I src or set proto_paths)"
+            )
         );
     }
 

@@ -2,12 +2,15 @@
 //!
 //! The whole set: every file of the pool in topological order (imports first) with a
 //! lexicographic tie-break, each encoded as its `FileDescriptorProto` (extension options
-//! included) with `source_code_info` (field 9) removed, so comments and layout do not count.
+//! included) with `source_code_info` (field 9) removed, so comments and layout do not count;
+//! the set's digest is SHA-256 over the files' names and digests in that order. A file's
+//! digest is memoized by its blob and the blobs of its import closure (what linking it
+//! depends on), so a file shared by many versions is encoded once.
 //! A root closure: the model of each reached message and enum, in name order.
 //!
 //! A fingerprint match is a hint; "unchanged" is decided by comparing content.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use prost_reflect::DescriptorPool;
 use sha2::{Digest, Sha256};
@@ -17,19 +20,53 @@ use super::model::Content;
 /// `FileDescriptorProto.source_code_info`.
 const SOURCE_CODE_INFO: u64 = 9;
 
-pub fn of_pool(pool: &DescriptorPool) -> String {
+/// File digests by the digest of (file, blob, import closure blobs).
+pub type Memo = HashMap<[u8; 32], [u8; 32]>;
+
+/// The fingerprint of a pool; `blobs` maps the repository's file names to blob ids (other
+/// files are protox's own, fixed for a build).
+pub fn of_pool(pool: &DescriptorPool, blobs: &HashMap<&str, &str>, memo: &mut Memo) -> String {
     let mut hasher = Sha256::new();
     let files: BTreeMap<String, _> = pool.files().map(|f| (f.name().to_string(), f)).collect();
     for name in topological(&files) {
         let Some(file) = files.get(&name) else {
             continue;
         };
-        let bytes = file.encode_to_vec();
-        let stripped = strip_field(&bytes, SOURCE_CODE_INFO);
-        hasher.update((stripped.len() as u64).to_le_bytes());
-        hasher.update(&stripped);
+        let key = closure_key(file, blobs);
+        let digest = *memo.entry(key).or_insert_with(|| {
+            let bytes = file.encode_to_vec();
+            Sha256::digest(strip_field(&bytes, SOURCE_CODE_INFO)).into()
+        });
+        hasher.update((name.len() as u64).to_le_bytes());
+        hasher.update(name.as_bytes());
+        hasher.update(digest);
     }
     hex(&hasher.finalize())
+}
+
+/// SHA-256 over the sorted (name, blob) of a file and everything it imports, transitively.
+fn closure_key(file: &prost_reflect::FileDescriptor, blobs: &HashMap<&str, &str>) -> [u8; 32] {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![file.clone()];
+    while let Some(f) = stack.pop() {
+        if seen.insert(f.name().to_string()) {
+            stack.extend(f.dependencies());
+        }
+    }
+    let mut h = Sha256::new();
+    for name in &seen {
+        h.update(name.as_bytes());
+        h.update([0]);
+        h.update(
+            blobs
+                .get(name.as_str())
+                .copied()
+                .unwrap_or("external")
+                .as_bytes(),
+        );
+        h.update([0]);
+    }
+    h.finalize().into()
 }
 
 /// Kahn's algorithm, ready files taken in name order.

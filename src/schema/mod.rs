@@ -5,6 +5,7 @@
 //! Never sees git: it takes (path, blob id, text) triples. May import: nothing of ours.
 
 pub mod compile;
+pub mod docs;
 pub mod fingerprint;
 pub mod graph;
 pub mod model;

@@ -12,9 +12,9 @@ use serde::Serialize;
 #[derive(Debug, Clone, Serialize, Default)]
 pub struct Schema {
     pub content: Content,
-    /// Source location and leading comment of every declaration, by element name
-    /// (`pkg.Msg`, `pkg.Msg.field`, `pkg.Enum.VALUE`, `pkg.Svc.Method`, or a file name).
-    pub docs: BTreeMap<String, Doc>,
+    /// Per file of the repository: source location and leading comment of every
+    /// declaration, shared between versions that have the same blob (see [`Schema::doc`]).
+    pub docs: BTreeMap<String, std::sync::Arc<super::docs::FileDocs>>,
     /// SHA-256 (hex) over the normalized descriptor set (see `fingerprint`).
     pub fingerprint: String,
 }
@@ -238,6 +238,25 @@ pub struct Method {
 }
 
 impl Schema {
+    /// The doc of an element: `pkg.Msg`, `pkg.Msg.field`, `pkg.Msg.oneof`, `pkg.Enum.VALUE`,
+    /// `pkg.Svc`, `pkg.Svc.Method`, or a file name.
+    pub fn doc(&self, element: &str) -> Option<&Doc> {
+        let c = &self.content;
+        let file_of = |name: &str| -> Option<&str> {
+            c.messages
+                .get(name)
+                .map(|m| m.file.as_str())
+                .or_else(|| c.enums.get(name).map(|e| e.file.as_str()))
+                .or_else(|| c.services.get(name).map(|s| s.file.as_str()))
+        };
+        let file = if c.files.contains_key(element) {
+            Some(element)
+        } else {
+            file_of(element).or_else(|| element.rsplit_once('.').and_then(|(p, _)| file_of(p)))
+        }?;
+        self.docs.get(file)?.get(element)
+    }
+
     /// Files from the repository (not the well-known types protox supplies).
     pub fn own_files(&self) -> impl Iterator<Item = &File> {
         self.content.files.values().filter(|f| !f.external)

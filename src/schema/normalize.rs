@@ -1,33 +1,34 @@
 //! A `prost-reflect` pool -> our [`Schema`] model.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
+use super::docs::FileDocs;
+use super::fingerprint::{self, Memo};
+use super::model::*;
 use prost_reflect::{
     Cardinality as PCard, DescriptorPool, DynamicMessage, EnumDescriptor, FieldDescriptor,
     FileDescriptor, Kind, MessageDescriptor, ServiceDescriptor,
 };
-use prost_types::source_code_info::Location;
 
-use super::fingerprint;
-use super::model::*;
-
-/// Builds the model of every file in `pool`; files not in `own` are marked external.
-pub fn normalize(pool: &DescriptorPool, own: &HashSet<String>) -> Schema {
+/// Builds the model of every file in `pool`. `own` holds the repository's files (name ->
+/// blob id, docs); the others (protox's well-known types) are marked external.
+pub fn normalize(
+    pool: &DescriptorPool,
+    own: &HashMap<String, (String, Arc<FileDocs>)>,
+    memo: &mut Memo,
+) -> Schema {
     let mut schema = Schema::default();
     for file in pool.files() {
-        let external = !own.contains(file.name());
-        let locations = if external {
-            HashMap::new()
-        } else {
-            index_locations(&file)
-        };
+        let external = !own.contains_key(file.name());
+        if let Some((_, docs)) = own.get(file.name()) {
+            schema.docs.insert(file.name().to_string(), docs.clone());
+        }
         let mut ctx = Ctx {
             file: file.name().to_string(),
             closed: syntax_of(&file) == "proto2",
-            locations,
             schema: &mut schema,
         };
-        ctx.doc(file.name(), &[12]); // the `syntax` statement stands for the file
         ctx.file(&file, external);
         for m in file.messages() {
             ctx.message(&m);
@@ -39,7 +40,11 @@ pub fn normalize(pool: &DescriptorPool, own: &HashSet<String>) -> Schema {
             ctx.service(&s);
         }
     }
-    schema.fingerprint = fingerprint::of_pool(pool);
+    let blobs: HashMap<&str, &str> = own
+        .iter()
+        .map(|(name, (blob, _))| (name.as_str(), blob.as_str()))
+        .collect();
+    schema.fingerprint = fingerprint::of_pool(pool, &blobs, memo);
     schema
 }
 
@@ -51,44 +56,13 @@ fn syntax_of(file: &FileDescriptor) -> &str {
     }
 }
 
-/// Source path -> location, borrowed from the file's source info.
-fn index_locations(file: &FileDescriptor) -> HashMap<&[i32], &Location> {
-    let Some(info) = &file.file_descriptor_proto().source_code_info else {
-        return HashMap::new();
-    };
-    info.location
-        .iter()
-        .filter(|l| !l.span.is_empty())
-        .map(|l| (l.path.as_slice(), l))
-        .collect()
-}
-
 struct Ctx<'a> {
     file: String,
     closed: bool,
-    locations: HashMap<&'a [i32], &'a Location>,
     schema: &'a mut Schema,
 }
 
 impl Ctx<'_> {
-    fn doc(&mut self, element: &str, path: &[i32]) {
-        if let Some(l) = self.locations.get(path) {
-            self.schema.docs.insert(
-                element.to_string(),
-                Doc {
-                    file: self.file.clone(),
-                    line: u32::try_from(l.span[0]).unwrap_or(0) + 1,
-                    comment: l
-                        .leading_comments
-                        .as_deref()
-                        .unwrap_or("")
-                        .trim()
-                        .to_string(),
-                },
-            );
-        }
-    }
-
     fn file(&mut self, file: &FileDescriptor, external: bool) {
         let proto = file.file_descriptor_proto();
         let public: HashSet<i32> = proto.public_dependency.iter().copied().collect();
@@ -119,21 +93,16 @@ impl Ctx<'_> {
 
     fn message(&mut self, m: &MessageDescriptor) {
         let proto = m.descriptor_proto();
-        self.doc(m.full_name(), m.path());
         let mut fields = BTreeMap::new();
         for f in m.fields() {
-            self.doc(&format!("{}.{}", m.full_name(), f.name()), f.path());
             fields.insert(f.number(), field(&f, !self.closed));
         }
         let oneofs = m
             .oneofs()
-            .map(|o| {
-                self.doc(&format!("{}.{}", m.full_name(), o.name()), o.path());
-                Oneof {
-                    name: o.name().to_string(),
-                    fields: o.fields().map(|f| f.number()).collect(),
-                    synthetic: o.is_synthetic(),
-                }
+            .map(|o| Oneof {
+                name: o.name().to_string(),
+                fields: o.fields().map(|f| f.number()).collect(),
+                synthetic: o.is_synthetic(),
             })
             .collect();
         let options = if proto.options.is_some() {
@@ -172,11 +141,9 @@ impl Ctx<'_> {
     }
 
     fn enumeration(&mut self, e: &EnumDescriptor) {
-        self.doc(e.full_name(), e.path());
         let values = e
             .values()
             .map(|v| {
-                self.doc(&format!("{}.{}", e.full_name(), v.name()), v.path());
                 let proto = v.enum_value_descriptor_proto();
                 EnumValue {
                     name: v.name().to_string(),
@@ -215,10 +182,8 @@ impl Ctx<'_> {
     }
 
     fn service(&mut self, s: &ServiceDescriptor) {
-        self.doc(s.full_name(), s.path());
         let mut methods = BTreeMap::new();
         for m in s.methods() {
-            self.doc(&format!("{}.{}", s.full_name(), m.name()), m.path());
             let proto = m.method_descriptor_proto();
             methods.insert(
                 m.name().to_string(),
