@@ -1,0 +1,73 @@
+//! The layer boundaries of STYLE.md, checked on the source: only `history/` uses git2, only
+//! `schema/` uses protox and prost-reflect, nothing but `ui/` knows a terminal, and the lower
+//! layers never reach up.
+
+use std::path::Path;
+
+fn sources(dir: &Path, out: &mut Vec<(String, String)>) {
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            sources(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            let rel = p
+                .strip_prefix(env!("CARGO_MANIFEST_DIR"))
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push((rel, std::fs::read_to_string(&p).unwrap()));
+        }
+    }
+}
+
+fn uses(text: &str, krate: &str) -> bool {
+    text.lines()
+        .map(str::trim_start)
+        .filter(|l| !l.starts_with("//"))
+        .any(|l| l.contains(&format!("{krate}::")) || l.starts_with(&format!("use {krate}")))
+}
+
+#[test]
+fn each_dependency_stays_in_its_layer() {
+    let mut files = Vec::new();
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    assert!(files.len() > 10);
+    let rules: &[(&str, &[&str])] = &[
+        ("git2", &["src/history/"]),
+        ("protox", &["src/schema/"]),
+        ("prost_reflect", &["src/schema/"]),
+        ("prost_types", &["src/schema/"]),
+        ("ratatui", &["src/ui/"]),
+        ("crossterm", &["src/ui/", "src/main.rs"]),
+    ];
+    let mut bad = Vec::new();
+    for (path, text) in &files {
+        for (krate, allowed) in rules {
+            if uses(text, krate) && !allowed.iter().any(|a| path.starts_with(a)) {
+                bad.push(format!("{path} uses {krate}"));
+            }
+        }
+        let below_ui = [
+            "src/history/",
+            "src/schema/",
+            "src/load.rs",
+            "src/report/",
+            "src/config.rs",
+        ];
+        if below_ui.iter().any(|p| path.starts_with(p)) && text.contains("crate::ui") {
+            bad.push(format!("{path} reaches up into ui"));
+        }
+        if path.starts_with("src/schema/") && text.contains("crate::history") {
+            bad.push(format!("{path}: schema must not see git history"));
+        }
+        if path.starts_with("src/history/")
+            && (text.contains("crate::schema") || text.contains("crate::load"))
+        {
+            bad.push(format!("{path}: history must not use schema or load"));
+        }
+    }
+    assert!(bad.is_empty(), "layer violations:\n{}", bad.join("\n"));
+}
