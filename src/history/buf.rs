@@ -65,7 +65,7 @@ fn join(dir: &str, path: &str) -> String {
 
 /// Reads a `buf.yaml` found in folder `dir`. Errors name the problem; the caller says where.
 pub fn parse_buf_yaml(dir: &str, text: &str) -> Result<Roots, String> {
-    let doc: BufYaml = serde_yaml::from_str(text).map_err(|e| e.to_string())?;
+    let doc: BufYaml = serde_norway::from_str(text).map_err(|e| e.to_string())?;
     let version = doc.version.as_deref().unwrap_or("v1");
     let mut out = Roots::default();
     match version {
@@ -103,7 +103,7 @@ pub fn parse_buf_yaml(dir: &str, text: &str) -> Result<Roots, String> {
 
 /// Reads a `buf.work.yaml`: its directories are module folders.
 pub fn parse_buf_work(text: &str) -> Result<Vec<String>, String> {
-    let doc: BufWork = serde_yaml::from_str(text).map_err(|e| e.to_string())?;
+    let doc: BufWork = serde_norway::from_str(text).map_err(|e| e.to_string())?;
     Ok(doc.directories.iter().map(|d| clean(d)).collect())
 }
 
