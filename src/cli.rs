@@ -52,6 +52,20 @@ enum Command {
         #[arg(long, value_enum, default_value_t = GraphFormat::Text)]
         format: GraphFormat,
     },
+    /// Every change between two versions, with its rule, verdict and required bump.
+    Diff {
+        /// [REPO] OLD NEW: the old and new versions (tags, `WORKTREE`, or revisions given
+        /// with --rev), after an optional repository path.
+        #[arg(value_name = "[REPO] OLD NEW", num_args = 2..=3, required = true)]
+        args: Vec<String>,
+        #[command(flatten)]
+        flags: Flags,
+        /// Compare only what is reached from this message or service.
+        #[arg(long)]
+        root: Option<String>,
+        #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+        format: LogFormat,
+    },
     /// Load a whole history cold and print the time per phase and the peak memory.
     Bench {
         #[command(flatten)]
@@ -67,6 +81,12 @@ struct Source {
     /// The git repository (default: the current directory).
     #[arg(value_name = "REPO")]
     repo: Option<PathBuf>,
+    #[command(flatten)]
+    flags: Flags,
+}
+
+#[derive(Args, Clone, Default)]
+struct Flags {
     /// Use the built-in demo history instead of a repository.
     #[arg(long)]
     demo: bool,
@@ -168,9 +188,66 @@ pub fn run(cli: Cli) -> Result<()> {
             };
             print(&text)
         }
+        Some(Command::Diff {
+            args,
+            flags,
+            root,
+            format,
+        }) => {
+            let (repo, old, new) = match &args[..] {
+                [o, n] => (None, o.clone(), n.clone()),
+                [r, o, n] => (Some(PathBuf::from(r)), o.clone(), n.clone()),
+                _ => bail!("diff takes [REPO] OLD NEW"),
+            };
+            let (project, config, _demo) = open(&Source { repo, flags })?;
+            let a = find_version(&project, &old)?;
+            let b = find_version(&project, &new)?;
+            for v in [a, b] {
+                if v.compiled.status == Status::Failed {
+                    bail!(
+                        "version {} did not compile, so it cannot be compared: {}",
+                        protolapse::sanitize::line(&v.version.name),
+                        v.compiled
+                            .diagnostics
+                            .first()
+                            .map(|d| protolapse::sanitize::line(&d.to_string()))
+                            .unwrap_or_default()
+                    );
+                }
+            }
+            let (sa, sb) = (&a.compiled.schema, &b.compiled.schema);
+            let root = root.or(config.root);
+            let root = match &root {
+                Some(r) => Some(match graph::resolve_root(&sb.content, r) {
+                    RootMatch::Found(n) => n,
+                    _ => resolve(&sa.content, r, &a.version.name)?,
+                }),
+                None => None,
+            };
+            let pairing = match &root {
+                Some(r) => protolapse::diff::pair_from_root(&sa.content, &sb.content, r),
+                None => protolapse::diff::pair_whole(&sa.content, &sb.content),
+            };
+            let changes = protolapse::rules::check(&pairing, sa, sb);
+            let (on, nn) = (a.version.name.as_str(), b.version.name.as_str());
+            let text = match format {
+                LogFormat::Text => report::diff::to_text(on, nn, root.as_deref(), &changes),
+                LogFormat::Json => {
+                    let mut s = serde_json::to_string_pretty(&report::diff::to_json(
+                        on,
+                        nn,
+                        root.as_deref(),
+                        &changes,
+                    ))?;
+                    s.push('\n');
+                    s
+                }
+            };
+            print(&text)
+        }
         Some(Command::Bench { source, synthetic }) => crate::bench::run(
             source.repo.as_deref(),
-            source.demo,
+            source.flags.demo,
             synthetic.as_deref(),
             &options(&source, &Config::default()),
         ),
@@ -188,12 +265,12 @@ fn print(text: &str) -> Result<()> {
 
 fn options(source: &Source, config: &Config) -> HistoryOptions {
     HistoryOptions {
-        tags: source.tags.clone().or_else(|| config.tags.clone()),
-        revs: source.revs.clone(),
-        proto_paths: if source.proto_paths.is_empty() {
+        tags: source.flags.tags.clone().or_else(|| config.tags.clone()),
+        revs: source.flags.revs.clone(),
+        proto_paths: if source.flags.proto_paths.is_empty() {
             config.proto_paths.clone()
         } else {
-            source.proto_paths.clone()
+            source.flags.proto_paths.clone()
         },
         worktree: true,
     }
@@ -201,7 +278,7 @@ fn options(source: &Source, config: &Config) -> HistoryOptions {
 
 /// Loads the history a command names: the demo, or a repository with its config.
 fn open(source: &Source) -> Result<(Project, Config, Option<tempfile::TempDir>)> {
-    let (path, demo) = if source.demo {
+    let (path, demo) = if source.flags.demo {
         let dir = history::demo::build()?;
         (dir.path().to_path_buf(), Some(dir))
     } else {

@@ -9,6 +9,8 @@
 //!   (the only user of `git2`).
 //! - [`schema`]: compile (protox), normalize into our own model, fingerprint, type graph
 //!   (the only user of `protox` / `prost-reflect`).
+//! - [`rules`]: the rule table and one function per rule -> changes with verdicts.
+//! - [`diff`]: pair the declarations of two versions (whole schema or from a root).
 //! - [`config`] reads `protolapse.toml`.
 //!
 //! Nothing below `ui` (when it comes) knows a terminal; nothing but `history` knows git.
@@ -16,8 +18,10 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod config;
+pub mod diff;
 pub mod history;
 pub mod load;
 pub mod report;
+pub mod rules;
 pub mod sanitize;
 pub mod schema;

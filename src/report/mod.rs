@@ -1,7 +1,8 @@
 //! Report: text and machine-readable renderings of what the core computed, for the headless
 //! commands. Repository text is sanitized here before it is printed.
 //!
-//! May import: `load`, `history`, `schema`, `sanitize`. Knows no terminal.
+//! May import: `load`, `history`, `schema`, `diff`, `rules`, `sanitize`. Knows no terminal.
 
+pub mod diff;
 pub mod graph;
 pub mod log;

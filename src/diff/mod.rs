@@ -1,0 +1,251 @@
+//! Diff: pair the declarations of two versions, old and new. Judges nothing: the rules do.
+//!
+//! Declarations are paired by full name, fields and enum values by number, methods by
+//! name. Two scopes: the whole schema, or what is *reached from a root*: start at the root
+//! (message or service), follow only fields (and RPC input/output types) whose number exists
+//! in both versions, and pair the types found at the two ends of each such field even when
+//! their names differ (a renamed or moved type is then compared structurally). Types reached
+//! on one side only are paired with nothing (added or removed). Cycles terminate.
+//!
+//! May import: `schema`.
+
+mod structural;
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use crate::schema::graph::out_edges;
+use crate::schema::model::{Content, Enum, File, Message, Service};
+
+pub use structural::same_shape;
+
+/// Two sides of one declaration; at least one is present.
+#[derive(Debug, Clone, Copy)]
+pub struct Pair<'a, T> {
+    pub old: Option<&'a T>,
+    pub new: Option<&'a T>,
+}
+
+/// Everything paired between two versions.
+#[derive(Debug, Clone)]
+pub struct Pairing<'a> {
+    pub old: &'a Content,
+    pub new: &'a Content,
+    /// The root, when the scope is "reached from a root".
+    pub root: Option<String>,
+    pub files: Vec<Pair<'a, File>>,
+    pub messages: Vec<Pair<'a, Message>>,
+    pub enums: Vec<Pair<'a, Enum>>,
+    pub services: Vec<Pair<'a, Service>>,
+}
+
+fn own_file(c: &Content, file: &str) -> bool {
+    c.files.get(file).is_some_and(|f| !f.external)
+}
+
+/// Pairs by full name over the repository's own declarations (map entries are compared
+/// through their map fields), then pairs a removed and an added type of the same shape as
+/// one renamed type.
+pub fn pair_whole<'a>(old: &'a Content, new: &'a Content) -> Pairing<'a> {
+    fn by_name<'a, T>(
+        a: &'a BTreeMap<String, T>,
+        b: &'a BTreeMap<String, T>,
+        keep: impl Fn(&Content, &T) -> bool,
+        ca: &Content,
+        cb: &Content,
+    ) -> Vec<Pair<'a, T>> {
+        let names: BTreeSet<&String> = a
+            .iter()
+            .filter(|(_, v)| keep(ca, v))
+            .map(|(k, _)| k)
+            .chain(b.iter().filter(|(_, v)| keep(cb, v)).map(|(k, _)| k))
+            .collect();
+        names
+            .into_iter()
+            .map(|n| Pair {
+                old: a.get(n).filter(|v| keep(ca, v)),
+                new: b.get(n).filter(|v| keep(cb, v)),
+            })
+            .collect()
+    }
+    let files = by_name(&old.files, &new.files, |_, f: &File| !f.external, old, new);
+    let mut messages = by_name(
+        &old.messages,
+        &new.messages,
+        |c, m: &Message| !m.map_entry && own_file(c, &m.file),
+        old,
+        new,
+    );
+    let mut enums = by_name(
+        &old.enums,
+        &new.enums,
+        |c, e: &Enum| own_file(c, &e.file),
+        old,
+        new,
+    );
+    let services = by_name(
+        &old.services,
+        &new.services,
+        |c, s: &Service| own_file(c, &s.file),
+        old,
+        new,
+    );
+    join_renames(&mut messages, |a, b| {
+        same_shape(old, &a.full_name, new, &b.full_name)
+    });
+    join_renames(&mut enums, |a, b| {
+        same_shape(old, &a.full_name, new, &b.full_name)
+    });
+    Pairing {
+        old,
+        new,
+        root: None,
+        files,
+        messages,
+        enums,
+        services,
+    }
+}
+
+/// Replaces a removed `a` and an added `b` with `same(a, b)` by one pair, each `a` at most
+/// once, in name order.
+fn join_renames<'a, T>(pairs: &mut Vec<Pair<'a, T>>, same: impl Fn(&T, &T) -> bool) {
+    let removed: Vec<usize> = (0..pairs.len())
+        .filter(|&i| pairs[i].new.is_none())
+        .collect();
+    let mut added: Vec<usize> = (0..pairs.len())
+        .filter(|&i| pairs[i].old.is_none())
+        .collect();
+    let mut drop = BTreeSet::new();
+    for r in removed {
+        let Some(old) = pairs[r].old else { continue };
+        if let Some(pos) = added
+            .iter()
+            .position(|&a| pairs[a].new.is_some_and(|new| same(old, new)))
+        {
+            let a = added.remove(pos);
+            pairs[r].new = pairs[a].new;
+            drop.insert(a);
+        }
+    }
+    let mut i = 0;
+    pairs.retain(|_| {
+        i += 1;
+        !drop.contains(&(i - 1))
+    });
+}
+
+/// Pairs what is reached from `root` in both versions (see the module docs). The root must
+/// be a message or service full name in at least one version.
+pub fn pair_from_root<'a>(old: &'a Content, new: &'a Content, root: &str) -> Pairing<'a> {
+    let mut p = Pairing {
+        old,
+        new,
+        root: Some(root.to_string()),
+        files: Vec::new(),
+        messages: Vec::new(),
+        enums: Vec::new(),
+        services: Vec::new(),
+    };
+    let mut seen_pairs = BTreeSet::new();
+    let mut reached_old = BTreeSet::new();
+    let mut reached_new = BTreeSet::new();
+    let mut queue = VecDeque::new();
+    queue.push_back((Some(root.to_string()), Some(root.to_string())));
+    // Types hanging off a field that exists on one side only.
+    let mut one_sided_old = Vec::new();
+    let mut one_sided_new = Vec::new();
+    while let Some((a, b)) = queue.pop_front() {
+        let a = a.filter(|n| exists(old, n));
+        let b = b.filter(|n| exists(new, n));
+        if a.is_none() && b.is_none() || !seen_pairs.insert((a.clone(), b.clone())) {
+            continue;
+        }
+        reached_old.extend(a.clone());
+        reached_new.extend(b.clone());
+        push_pair(&mut p, a.as_deref(), b.as_deref());
+        let ea = a.as_deref().map(|n| out_edges(old, n)).unwrap_or_default();
+        let eb = b.as_deref().map(|n| out_edges(new, n)).unwrap_or_default();
+        for e in &ea {
+            match eb
+                .iter()
+                .find(|f| f.number == e.number && f.label_key() == e.label_key())
+            {
+                Some(f) => queue.push_back((Some(e.to.clone()), Some(f.to.clone()))),
+                None => one_sided_old.push(e.to.clone()),
+            }
+        }
+        for f in &eb {
+            if !ea
+                .iter()
+                .any(|e| e.number == f.number && e.label_key() == f.label_key())
+            {
+                one_sided_new.push(f.to.clone());
+            }
+        }
+    }
+    // Types reached on one side only: added or removed, with what they reach in turn.
+    for (content, start, reached, is_old) in [
+        (old, one_sided_old, &reached_old, true),
+        (new, one_sided_new, &reached_new, false),
+    ] {
+        let mut stack = start;
+        let mut seen = reached.clone();
+        while let Some(n) = stack.pop() {
+            if !exists(content, &n) || !seen.insert(n.clone()) {
+                continue;
+            }
+            if is_old {
+                push_pair(&mut p, Some(&n), None);
+            } else {
+                push_pair(&mut p, None, Some(&n));
+            }
+            stack.extend(out_edges(content, &n).into_iter().map(|e| e.to));
+        }
+    }
+    p
+}
+
+fn exists(c: &Content, name: &str) -> bool {
+    c.messages.contains_key(name) || c.enums.contains_key(name) || c.services.contains_key(name)
+}
+
+fn push_pair<'a>(p: &mut Pairing<'a>, a: Option<&str>, b: Option<&str>) {
+    let (old, new) = (p.old, p.new);
+    let m = Pair {
+        old: a.and_then(|n| old.messages.get(n)),
+        new: b.and_then(|n| new.messages.get(n)),
+    };
+    if m.old.is_some() || m.new.is_some() {
+        // A map entry is compared through its field; but a message changed into or out of
+        // a map entry is still a type pair.
+        if !(m.old.is_some_and(|x| x.map_entry) && m.new.is_some_and(|x| x.map_entry)) {
+            p.messages.push(m);
+        }
+        return;
+    }
+    let e = Pair {
+        old: a.and_then(|n| old.enums.get(n)),
+        new: b.and_then(|n| new.enums.get(n)),
+    };
+    if e.old.is_some() || e.new.is_some() {
+        p.enums.push(e);
+        return;
+    }
+    let s = Pair {
+        old: a.and_then(|n| old.services.get(n)),
+        new: b.and_then(|n| new.services.get(n)),
+    };
+    if s.old.is_some() || s.new.is_some() {
+        p.services.push(s);
+    }
+}
+
+impl crate::schema::graph::Edge {
+    /// Fields pair by number; RPC edges by method name and direction.
+    fn label_key(&self) -> Option<(&str, crate::schema::graph::Via)> {
+        match self.number {
+            Some(_) => None,
+            None => Some((self.label.as_str(), self.via)),
+        }
+    }
+}

@@ -1,0 +1,611 @@
+//! Field rules: fields of each paired message, paired by number (and a field that kept its
+//! name under a new number, by name).
+
+use std::collections::BTreeSet;
+
+use crate::diff::{Pairing, same_shape};
+use crate::schema::graph::{is_message, type_text};
+use crate::schema::model::{Cardinality, Content, Field, FieldType, Message, Presence};
+
+use super::Finding;
+use super::types;
+use super::verdict::Severity::{self, *};
+use super::verdict::{Directions, Source, Verdict};
+
+/// Both sides of a field and of its message, with their schemas.
+struct F<'a> {
+    c: &'a Content,
+    m: &'a Message,
+    f: &'a Field,
+}
+
+impl F<'_> {
+    fn proto3(&self) -> bool {
+        self.c
+            .files
+            .get(&self.m.file)
+            .is_some_and(|f| f.syntax != "proto2")
+    }
+}
+
+fn decl(f: &Field) -> String {
+    format!("{} {} = {}", type_text(f), f.name, f.number)
+}
+
+fn reserved(m: &Message, number: u32) -> bool {
+    m.reserved_ranges
+        .iter()
+        .any(|(a, b)| (*a..=*b).contains(&number))
+}
+
+/// ProtoJSON readers accept a field's JSON name and its proto name; writers emit the JSON name.
+fn json_name_read(w: &F<'_>, r: &F<'_>) -> Severity {
+    if w.f.json_name == r.f.json_name || w.f.json_name == r.f.name {
+        Safe
+    } else {
+        Breaking
+    }
+}
+
+fn v(wire: Directions, json: Directions, source: Source) -> Verdict {
+    Verdict { wire, json, source }
+}
+
+pub(super) fn check(p: &Pairing<'_>, out: &mut Vec<Finding>) {
+    for pair in &p.messages {
+        let (Some(om), Some(nm)) = (pair.old, pair.new) else {
+            continue;
+        };
+        if om.map_entry && nm.map_entry {
+            continue;
+        }
+        message(p.old, om, p.new, nm, out);
+    }
+}
+
+fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec<Finding>) {
+    let elem = |f: &Field| format!("{}.{}", nm.full_name, f.name);
+    // A name kept under a new number.
+    let mut moved_old = BTreeSet::new();
+    let mut moved_new = BTreeSet::new();
+    for of in om.fields.values() {
+        if nm
+            .fields
+            .get(&of.number)
+            .is_some_and(|nf| nf.name == of.name)
+        {
+            continue;
+        }
+        if let Some(nf) = nm.fields.values().find(|nf| nf.name == of.name) {
+            if om.fields.get(&nf.number).is_some_and(|x| x.name == nf.name) {
+                continue;
+            }
+            moved_old.insert(of.number);
+            moved_new.insert(nf.number);
+            out.push(Finding {
+                rule: "FIELD_NUMBER_CHANGED",
+                element: elem(nf),
+                number: Some(i64::from(nf.number)),
+                old: Some(decl(of)),
+                new: Some(decl(nf)),
+                verdict: v(
+                    Directions { backward: Breaking, forward: Breaking },
+                    Directions::SAFE,
+                    Source::Safe,
+                ),
+                additive: false,
+                message: format!(
+                    "`{}` moved from number {} to {}: binary data under the old number is not read as this field",
+                    nf.name, of.number, nf.number
+                ),
+            });
+        }
+    }
+    let numbers: BTreeSet<u32> = om.fields.keys().chain(nm.fields.keys()).copied().collect();
+    for n in numbers {
+        match (om.fields.get(&n), nm.fields.get(&n)) {
+            (Some(of), None) if !moved_old.contains(&n) => removed(om, of, nm, out),
+            (None, Some(nf)) if !moved_new.contains(&n) => added(om, nm, nf, out),
+            (Some(of), Some(nf)) => {
+                let o = F {
+                    c: oc,
+                    m: om,
+                    f: of,
+                };
+                let nn = F {
+                    c: nc,
+                    m: nm,
+                    f: nf,
+                };
+                changed(&o, &nn, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
+    let reserved_number = reserved(nm, of.number);
+    let name_reserved = nm.reserved_names.contains(&of.name);
+    let required = of.presence == Presence::Required;
+    let forward = if required { Breaking } else { Safe };
+    let (rule, wire_back, message) = if reserved_number {
+        (
+            "FIELD_REMOVED_RESERVED",
+            Safe,
+            format!("`{}` removed; number {} reserved", of.name, of.number),
+        )
+    } else {
+        (
+            "FIELD_REMOVED",
+            Hazard,
+            format!(
+                "`{}` removed without reserving {}: a later field may reuse the number and misread old data",
+                of.name, of.number
+            ),
+        )
+    };
+    let message = if required {
+        format!("{message}; it was required, so old readers reject new data")
+    } else {
+        message
+    };
+    out.push(Finding {
+        rule,
+        element: format!("{}.{}", om.full_name, of.name),
+        number: Some(i64::from(of.number)),
+        old: Some(decl(of)),
+        new: None,
+        verdict: v(
+            Directions {
+                backward: wire_back,
+                forward,
+            },
+            Directions {
+                backward: if name_reserved { Safe } else { Breaking },
+                forward,
+            },
+            Source::Breaking,
+        ),
+        additive: false,
+        message,
+    });
+}
+
+fn added(om: &Message, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
+    let element = format!("{}.{}", nm.full_name, nf.name);
+    let number = Some(i64::from(nf.number));
+    if nf.presence == Presence::Required {
+        out.push(Finding {
+            rule: "FIELD_REQUIRED_ADDED",
+            element: element.clone(),
+            number,
+            old: None,
+            new: Some(decl(nf)),
+            verdict: v(
+                Directions {
+                    backward: Breaking,
+                    forward: Safe,
+                },
+                Directions {
+                    backward: Breaking,
+                    forward: Hazard,
+                },
+                Source::Safe,
+            ),
+            additive: true,
+            message: format!(
+                "required `{}` added: data written without it is rejected",
+                nf.name
+            ),
+        });
+    } else {
+        out.push(Finding {
+            rule: "FIELD_ADDED",
+            element: element.clone(),
+            number,
+            old: None,
+            new: Some(decl(nf)),
+            verdict: v(
+                Directions::SAFE,
+                Directions { backward: Safe, forward: Hazard },
+                Source::Safe,
+            ),
+            additive: true,
+            message: format!(
+                "`{}` added: old binary readers skip it; old JSON readers reject the unknown key unless they ignore unknown fields",
+                nf.name
+            ),
+        });
+    }
+    if reserved(om, nf.number) {
+        out.push(Finding {
+            rule: "FIELD_RESERVED_NUMBER_REUSED",
+            element: element.clone(),
+            number,
+            old: None,
+            new: Some(decl(nf)),
+            verdict: v(
+                Directions {
+                    backward: Breaking,
+                    forward: Hazard,
+                },
+                Directions::SAFE,
+                Source::Safe,
+            ),
+            additive: false,
+            message: format!(
+                "number {} was reserved: data from before the reservation is read as `{}`",
+                nf.number, nf.name
+            ),
+        });
+    }
+    if om.reserved_names.contains(&nf.name) {
+        out.push(Finding {
+            rule: "FIELD_RESERVED_NAME_REUSED",
+            element,
+            number,
+            old: None,
+            new: Some(decl(nf)),
+            verdict: v(
+                Directions::SAFE,
+                Directions {
+                    backward: Breaking,
+                    forward: Hazard,
+                },
+                Source::Safe,
+            ),
+            additive: false,
+            message: format!(
+                "the name `{}` was reserved: old JSON with that key means something else",
+                nf.name
+            ),
+        });
+    }
+}
+
+fn is_repeated(f: &Field) -> bool {
+    f.cardinality == Cardinality::Repeated && f.map.is_none()
+}
+
+fn changed(o: &F<'_>, n: &F<'_>, out: &mut Vec<Finding>) {
+    let (of, nf) = (o.f, n.f);
+    let mut push = |rule: &'static str, verdict: Verdict, message: String| {
+        out.push(Finding {
+            rule,
+            element: format!("{}.{}", n.m.full_name, nf.name),
+            number: Some(i64::from(nf.number)),
+            old: Some(decl(of)),
+            new: Some(decl(nf)),
+            verdict,
+            additive: false,
+            message,
+        })
+    };
+    if of.name != nf.name {
+        push(
+            "FIELD_RENAMED",
+            v(
+                Directions::SAFE,
+                Directions::of(o, n, json_name_read),
+                Source::Breaking,
+            ),
+            format!(
+                "`{}` renamed to `{}`: binary is unaffected; JSON keys and generated code change",
+                of.name, nf.name
+            ),
+        );
+    } else if of.json_name != nf.json_name {
+        push(
+            "FIELD_JSON_NAME_CHANGED",
+            v(
+                Directions::SAFE,
+                Directions::of(o, n, json_name_read),
+                Source::Safe,
+            ),
+            format!("JSON name `{}` became `{}`", of.json_name, nf.json_name),
+        );
+    }
+
+    // Map <-> repeated entry message.
+    match (&of.map, &nf.map) {
+        (Some(_), None) | (None, Some(_)) => {
+            let same = match (of.ty.type_name(), nf.ty.type_name()) {
+                (Some(a), Some(b)) => {
+                    is_repeated(if of.map.is_some() { nf } else { of })
+                        && same_entry(o.c, a, n.c, b)
+                }
+                _ => false,
+            };
+            let wire = if same {
+                Directions::SAFE
+            } else {
+                Directions {
+                    backward: Breaking,
+                    forward: Breaking,
+                }
+            };
+            push(
+                "FIELD_MAP_CHANGED",
+                v(
+                    wire,
+                    Directions {
+                        backward: Breaking,
+                        forward: Breaking,
+                    },
+                    Source::Breaking,
+                ),
+                if same {
+                    "a map is a repeated key/value entry on the wire; JSON has an object for one and an array for the other".into()
+                } else {
+                    "map and repeated field of another shape".into()
+                },
+            );
+            return;
+        }
+        (Some((ka, va)), Some((kb, vb))) => {
+            if ka != kb || va != vb {
+                type_change(o, n, ka, kb, &mut push, "map key");
+                type_change(o, n, va, vb, &mut push, "map value");
+            }
+        }
+        (None, None) => {
+            if of.ty != nf.ty {
+                type_change(o, n, &of.ty, &nf.ty, &mut push, "type");
+            }
+        }
+    }
+
+    if is_repeated(of) != is_repeated(nf) {
+        let read = |w: &F<'_>, r: &F<'_>| {
+            if is_repeated(w.f) && !is_repeated(r.f) {
+                Lossy
+            } else {
+                Safe
+            }
+        };
+        push(
+            "FIELD_CARDINALITY_CHANGED",
+            v(Directions::of(o, n, read), Directions { backward: Breaking, forward: Breaking }, Source::Breaking),
+            "singular and repeated: a singular reader keeps only the last element; JSON has a value for one and an array for the other".into(),
+        );
+    }
+
+    let req = |f: &Field| f.presence == Presence::Required;
+    if req(of) != req(nf) {
+        let read = |w: &F<'_>, r: &F<'_>| {
+            if req(r.f) && !req(w.f) {
+                Breaking
+            } else {
+                Safe
+            }
+        };
+        let (rule, message) = if req(nf) {
+            (
+                "FIELD_REQUIRED_ADDED",
+                format!("`{}` became required: data without it is rejected", nf.name),
+            )
+        } else {
+            (
+                "FIELD_REQUIRED_REMOVED",
+                format!(
+                    "`{}` is no longer required: old readers reject data without it",
+                    nf.name
+                ),
+            )
+        };
+        push(
+            rule,
+            v(
+                Directions::of(o, n, read),
+                Directions::of(o, n, read),
+                Source::Safe,
+            ),
+            message,
+        );
+    } else if of.presence != nf.presence
+        && !is_repeated(of)
+        && !is_repeated(nf)
+        && of.ty.type_name().is_none() == nf.ty.type_name().is_none()
+        && is_message(&of.ty) == is_message(&nf.ty)
+    {
+        let read = |w: &F<'_>, r: &F<'_>| {
+            if w.f.presence == Presence::Implicit && r.f.presence == Presence::Explicit {
+                Hazard
+            } else {
+                Safe
+            }
+        };
+        push(
+            "FIELD_PRESENCE_CHANGED",
+            v(Directions::of(o, n, read), Directions::of(o, n, read), Source::Breaking),
+            "explicit presence changed: a writer without presence never sends the default, which a reader with presence sees as unset".into(),
+        );
+    }
+
+    if !same_oneof(o, n) {
+        push(
+            "FIELD_ONEOF_CHANGED",
+            v(
+                Directions::of(o, n, oneof_read),
+                Directions::of(o, n, oneof_read),
+                Source::Breaking,
+            ),
+            format!(
+                "oneof {} -> {}: a reader's oneof keeps only the last member set",
+                of.oneof.as_deref().unwrap_or("(none)"),
+                nf.oneof.as_deref().unwrap_or("(none)")
+            ),
+        );
+    }
+    if of.default != nf.default {
+        push(
+            "FIELD_DEFAULT_CHANGED",
+            v(
+                Directions {
+                    backward: Lossy,
+                    forward: Lossy,
+                },
+                Directions {
+                    backward: Lossy,
+                    forward: Lossy,
+                },
+                Source::Safe,
+            ),
+            format!(
+                "default {} -> {}: an unset field reads differently in each version",
+                of.default.as_deref().unwrap_or("(none)"),
+                nf.default.as_deref().unwrap_or("(none)")
+            ),
+        );
+    }
+    if of.packed != nf.packed && is_repeated(of) && is_repeated(nf) {
+        push(
+            "FIELD_PACKED_CHANGED",
+            Verdict::SAFE,
+            "parsers accept packed and unpacked repeated scalars alike".into(),
+        );
+    }
+    if of.deprecated != nf.deprecated {
+        push(
+            "FIELD_DEPRECATED",
+            Verdict::SAFE,
+            if nf.deprecated {
+                "deprecated".into()
+            } else {
+                "no longer deprecated".into()
+            },
+        );
+    }
+}
+
+/// The entry message `a` (key = 1, value = 2) and the message `b` have the same shape, in
+/// either order of map and message.
+fn same_entry(oc: &Content, a: &str, nc: &Content, b: &str) -> bool {
+    let fields = |c: &Content, n: &str| -> Option<Vec<(u32, FieldType, Cardinality)>> {
+        let m = c.messages.get(n)?;
+        Some(
+            m.fields
+                .values()
+                .map(|f| (f.number, f.ty.clone(), f.cardinality))
+                .collect(),
+        )
+    };
+    match (fields(oc, a), fields(nc, b)) {
+        (Some(x), Some(y)) => {
+            x.len() == 2
+                && y.len() == 2
+                && x.iter().zip(&y).all(|(p, q)| {
+                    p.0 == q.0
+                        && p.2 == q.2
+                        && match (&p.1, &q.1) {
+                            (FieldType::Message(s), FieldType::Message(t)) => {
+                                same_shape(oc, s, nc, t)
+                            }
+                            (s, t) => s == t,
+                        }
+                })
+        }
+        _ => false,
+    }
+}
+
+/// The same oneof: none on both sides, or oneofs with the same members (a renamed oneof is
+/// ONEOF_RENAMED, not a move of each member).
+fn same_oneof(o: &F<'_>, n: &F<'_>) -> bool {
+    let members = |x: &F<'_>| -> Option<BTreeSet<u32>> {
+        let name = x.f.oneof.as_ref()?;
+        x.m.oneofs
+            .iter()
+            .find(|g| &g.name == name)
+            .map(|g| g.fields.iter().copied().collect())
+    };
+    match (&o.f.oneof, &n.f.oneof) {
+        (None, None) => true,
+        (Some(a), Some(b)) => a == b || members(o) == members(n),
+        _ => false,
+    }
+}
+
+fn oneof_read(w: &F<'_>, r: &F<'_>) -> Severity {
+    let Some(group) = &r.f.oneof else { return Safe };
+    let Some(oneof) = r.m.oneofs.iter().find(|o| &o.name == group) else {
+        return Safe;
+    };
+    // Members that the writer may set together with this field.
+    let mates_apart = oneof.fields.iter().filter(|&&n| n != r.f.number).any(|n| {
+        w.m.fields
+            .get(n)
+            .is_some_and(|mate| mate.oneof.is_none() || mate.oneof != w.f.oneof)
+    });
+    if mates_apart { Lossy } else { Safe }
+}
+
+fn type_change(
+    o: &F<'_>,
+    n: &F<'_>,
+    a: &FieldType,
+    b: &FieldType,
+    push: &mut impl FnMut(&'static str, Verdict, String),
+    what: &str,
+) {
+    let both_messages = matches!(
+        (a, b),
+        (FieldType::Message(_), FieldType::Message(_)) | (FieldType::Group(_), FieldType::Group(_))
+    );
+    if both_messages {
+        let (x, y) = (a.type_name().unwrap_or(""), b.type_name().unwrap_or(""));
+        let same = same_shape(o.c, x, n.c, y);
+        let d = if same {
+            Directions::SAFE
+        } else {
+            Directions {
+                backward: Breaking,
+                forward: Breaking,
+            }
+        };
+        push(
+            "FIELD_MESSAGE_TYPE_CHANGED",
+            v(d, d, Source::Breaking),
+            if same {
+                format!("{what} {x} -> {y}: the same structure under another name")
+            } else {
+                format!("{what} {x} -> {y}: a different structure")
+            },
+        );
+        return;
+    }
+    let wire = Directions {
+        backward: types::wire(a, b, n.c, n.proto3()),
+        forward: types::wire(b, a, o.c, o.proto3()),
+    };
+    let json = Directions {
+        backward: types::json(a, b),
+        forward: types::json(b, a),
+    };
+    push(
+        "FIELD_TYPE_CHANGED",
+        v(wire, json, Source::Breaking),
+        format!("{what} {a} -> {b}: {}", reason(a, b, wire.worst())),
+    );
+}
+
+fn reason(a: &FieldType, b: &FieldType, worst: Severity) -> &'static str {
+    use crate::schema::model::Scalar::*;
+    match (a, b, worst) {
+        (_, _, Safe) => "wire compatible",
+        (
+            FieldType::Scalar(Int32 | Int64 | Uint32 | Uint64),
+            FieldType::Scalar(Sint32 | Sint64),
+            _,
+        )
+        | (
+            FieldType::Scalar(Sint32 | Sint64),
+            FieldType::Scalar(Int32 | Int64 | Uint32 | Uint64),
+            _,
+        ) => "zigzag (sint) and plain varints encode negative values differently",
+        (_, _, Lossy) => "the same encoding, but some values do not fit or change sign",
+        (_, _, Hazard) => "readable, but values outside the enum are kept as unknown numbers",
+        _ => "different encodings on the wire",
+    }
+}

@@ -1,0 +1,178 @@
+//! Rules: the rule table (id, summary, nearest `buf breaking` rule) and one small function
+//! per rule, run over the pairs that `diff` made. Each function returns the verdict of the
+//! change it recognises, computed from the actual old and new declarations.
+//!
+//! May import: `diff`, `schema`. Knows no terminal and no git.
+
+mod decl;
+mod field;
+pub mod types;
+pub mod verdict;
+
+use serde::Serialize;
+
+use crate::diff::Pairing;
+use crate::schema::Schema;
+pub use verdict::{Bump, Directions, Severity, Source, Verdict};
+
+/// One rule's metadata.
+#[derive(Debug, Clone, Copy)]
+pub struct Rule {
+    pub id: &'static str,
+    pub summary: &'static str,
+    /// The nearest `buf breaking` rule, or "" when buf has none.
+    pub buf: &'static str,
+}
+
+/// One difference between two versions.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Change {
+    pub rule: &'static str,
+    /// Full name of the declaration (`pkg.Msg.field`, `pkg.Enum.VALUE`, a file name).
+    pub element: String,
+    /// Field or enum-value number, when there is one.
+    pub number: Option<i64>,
+    pub old: Option<String>,
+    pub new: Option<String>,
+    pub old_location: Option<String>,
+    pub new_location: Option<String>,
+    pub verdict: Verdict,
+    pub bump: Bump,
+    /// One line: why this verdict.
+    pub message: String,
+}
+
+/// What a rule function returns; the engine adds where.
+pub(crate) struct Finding {
+    pub rule: &'static str,
+    pub element: String,
+    pub number: Option<i64>,
+    pub old: Option<String>,
+    pub new: Option<String>,
+    pub verdict: Verdict,
+    pub additive: bool,
+    pub message: String,
+}
+
+macro_rules! rules {
+    ($($id:ident, $buf:literal, $summary:literal;)*) => {
+        /// Every rule, in catalog order.
+        pub const RULES: &[Rule] = &[$(Rule { id: stringify!($id), summary: $summary, buf: $buf }),*];
+    };
+}
+
+rules! {
+    FILE_ADDED, "", "a file was added";
+    FILE_REMOVED, "FILE_NO_DELETE", "a file was removed";
+    PACKAGE_CHANGED, "FILE_SAME_PACKAGE", "a file's package changed";
+    SYNTAX_CHANGED, "FILE_SAME_SYNTAX", "a file's syntax (proto2, proto3, editions) changed";
+    FILE_OPTION_CHANGED, "FILE_SAME_GO_PACKAGE", "a file option (go_package, java_package, ...) changed";
+    MESSAGE_ADDED, "", "a message was added";
+    MESSAGE_REMOVED, "MESSAGE_NO_DELETE", "a message was removed";
+    MESSAGE_RENAMED, "MESSAGE_NO_DELETE", "a message has a new full name and the same structure";
+    MESSAGE_MOVED, "FILE_SAME_PACKAGE", "a message moved to another file, same full name";
+    ENUM_MOVED, "FILE_SAME_PACKAGE", "an enum moved to another file, same full name";
+    MESSAGE_OPTION_CHANGED, "MESSAGE_SAME_MESSAGE_SET_WIRE_FORMAT", "a message option changed";
+    FIELD_ADDED, "", "a field was added";
+    FIELD_REMOVED, "FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED", "a field was removed and its number not reserved";
+    FIELD_REMOVED_RESERVED, "FIELD_NO_DELETE", "a field was removed and its number reserved";
+    FIELD_RENAMED, "FIELD_SAME_NAME", "a field has a new name, same number";
+    FIELD_NUMBER_CHANGED, "FIELD_NO_DELETE", "a field kept its name but got a new number";
+    FIELD_TYPE_CHANGED, "FIELD_WIRE_COMPATIBLE_TYPE", "a field's scalar or enum type changed";
+    FIELD_MESSAGE_TYPE_CHANGED, "FIELD_SAME_TYPE", "a field's message type changed";
+    FIELD_CARDINALITY_CHANGED, "FIELD_WIRE_COMPATIBLE_CARDINALITY", "a field changed between singular and repeated";
+    FIELD_MAP_CHANGED, "FIELD_SAME_TYPE", "a field changed between a map and a repeated entry message";
+    FIELD_PRESENCE_CHANGED, "FIELD_SAME_CARDINALITY", "a field gained or lost explicit presence (proto3 optional)";
+    FIELD_PACKED_CHANGED, "", "a repeated scalar field's packed encoding changed";
+    FIELD_ONEOF_CHANGED, "FIELD_SAME_ONEOF", "a field moved into, out of or between oneofs";
+    FIELD_JSON_NAME_CHANGED, "FIELD_SAME_JSON_NAME", "a field's JSON name changed";
+    FIELD_DEFAULT_CHANGED, "FIELD_SAME_DEFAULT", "a proto2 field's default value changed";
+    FIELD_REQUIRED_ADDED, "FIELD_SAME_LABEL", "a required field was added, or a field became required";
+    FIELD_REQUIRED_REMOVED, "FIELD_SAME_LABEL", "a required field became optional";
+    FIELD_DEPRECATED, "", "a field was deprecated or undeprecated";
+    FIELD_RESERVED_NUMBER_REUSED, "RESERVED_MESSAGE_NO_DELETE", "a field uses a number that was reserved";
+    FIELD_RESERVED_NAME_REUSED, "RESERVED_MESSAGE_NO_DELETE", "a field uses a name that was reserved";
+    ONEOF_ADDED, "", "a oneof was added";
+    ONEOF_REMOVED, "ONEOF_NO_DELETE", "a oneof was removed";
+    ONEOF_RENAMED, "ONEOF_NO_DELETE", "a oneof has a new name, same members";
+    RESERVED_RANGE_REMOVED, "RESERVED_MESSAGE_NO_DELETE", "a reserved number range was removed";
+    RESERVED_NAME_REMOVED, "RESERVED_MESSAGE_NO_DELETE", "a reserved name was removed";
+    ENUM_ADDED, "", "an enum was added";
+    ENUM_REMOVED, "ENUM_NO_DELETE", "an enum was removed";
+    ENUM_VALUE_ADDED, "", "an enum value was added";
+    ENUM_VALUE_REMOVED, "ENUM_VALUE_NO_DELETE_UNLESS_NUMBER_RESERVED", "an enum value was removed and its number not reserved";
+    ENUM_VALUE_REMOVED_RESERVED, "ENUM_VALUE_NO_DELETE", "an enum value was removed and its number reserved";
+    ENUM_VALUE_RENAMED, "ENUM_VALUE_SAME_NAME", "an enum value has a new name, same number";
+    ENUM_VALUE_NUMBER_CHANGED, "ENUM_VALUE_NO_DELETE", "an enum value kept its name but got a new number";
+    ENUM_CLOSED_CHANGED, "ENUM_SAME_TYPE", "an enum changed between open and closed";
+    ENUM_RESERVED_REUSED, "RESERVED_ENUM_NO_DELETE", "an enum value uses a reserved number or name";
+    SERVICE_ADDED, "", "a service was added";
+    SERVICE_REMOVED, "SERVICE_NO_DELETE", "a service was removed";
+    RPC_ADDED, "", "an rpc was added";
+    RPC_REMOVED, "RPC_NO_DELETE", "an rpc was removed";
+    RPC_INPUT_CHANGED, "RPC_SAME_REQUEST_TYPE", "an rpc's request type changed";
+    RPC_OUTPUT_CHANGED, "RPC_SAME_RESPONSE_TYPE", "an rpc's response type changed";
+    RPC_STREAMING_CHANGED, "RPC_SAME_CLIENT_STREAMING", "an rpc's client or server streaming changed";
+    COMMENT_CHANGED, "", "only a comment changed";
+}
+
+/// The rule with this id.
+pub fn rule(id: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.id == id)
+}
+
+/// Every change between the paired versions, sorted by severity (worst first), then
+/// location, then rule.
+pub fn check(pairing: &Pairing<'_>, old: &Schema, new: &Schema) -> Vec<Change> {
+    let mut findings = Vec::new();
+    decl::check(pairing, old, new, &mut findings);
+    field::check(pairing, &mut findings);
+    let mut changes: Vec<Change> = findings
+        .into_iter()
+        .map(|f| {
+            let loc = |s: &Schema, side: &Option<String>| {
+                side.as_ref()?;
+                let d = s
+                    .doc(&f.element)
+                    .or_else(|| f.element.rsplit_once('.').and_then(|(p, _)| s.doc(p)))?;
+                Some(format!("{}:{}", d.file, d.line))
+            };
+            Change {
+                rule: f.rule,
+                old_location: loc(old, &f.old),
+                new_location: loc(new, &f.new),
+                element: f.element,
+                number: f.number,
+                old: f.old,
+                new: f.new,
+                bump: f.verdict.bump(f.additive),
+                verdict: f.verdict,
+                message: f.message,
+            }
+        })
+        .collect();
+    changes.sort_by(|a, b| {
+        b.verdict
+            .worst()
+            .cmp(&a.verdict.worst())
+            .then_with(|| b.bump.cmp(&a.bump))
+            .then_with(|| location_key(&a.new_location).cmp(&location_key(&b.new_location)))
+            .then_with(|| location_key(&a.old_location).cmp(&location_key(&b.old_location)))
+            .then_with(|| a.element.cmp(&b.element))
+            .then_with(|| a.rule.cmp(b.rule))
+    });
+    changes
+}
+
+/// `file:line` sorted by file, then line as a number; no location sorts last.
+fn location_key(loc: &Option<String>) -> (bool, &str, u32) {
+    match loc.as_deref().and_then(|l| l.rsplit_once(':')) {
+        Some((file, line)) => (false, file, line.parse().unwrap_or(0)),
+        None => (true, "", 0),
+    }
+}
+
+/// The bump a set of changes requires.
+pub fn required_bump(changes: &[Change]) -> Bump {
+    changes.iter().map(|c| c.bump).max().unwrap_or(Bump::None)
+}

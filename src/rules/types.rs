@@ -1,0 +1,172 @@
+//! How a reader of one field type fares with a value written with another: protobuf's
+//! "Updating a message type" rules on the wire, ProtoJSON's on JSON. Each function takes
+//! (writer, reader); the verdict of a change in both directions is two calls.
+
+use crate::schema::model::{Content, FieldType, Scalar};
+
+use super::verdict::Severity::{self, *};
+
+/// Integer value range as (signed, bits) for range checks.
+fn range(s: Scalar) -> Option<(bool, u32)> {
+    use Scalar::*;
+    Some(match s {
+        Int32 | Sint32 | Sfixed32 => (true, 32),
+        Int64 | Sint64 | Sfixed64 => (true, 64),
+        Uint32 | Fixed32 => (false, 32),
+        Uint64 | Fixed64 => (false, 64),
+        Bool => (false, 1),
+        _ => return None,
+    })
+}
+
+/// Every value of `w`'s range fits in `r`'s.
+fn fits(w: (bool, u32), r: (bool, u32)) -> bool {
+    match (w.0, r.0) {
+        (false, false) | (true, true) => w.1 <= r.1,
+        (false, true) => w.1 < r.1,
+        (true, false) => false,
+    }
+}
+
+/// Wire encoding families: values in one family share an encoding of the number.
+#[derive(PartialEq, Eq, Clone, Copy)]
+enum Family {
+    Varint,
+    Zigzag,
+    Fixed32,
+    Fixed64,
+    Float,
+    Double,
+    Len,
+}
+
+fn family(s: Scalar) -> Family {
+    use Scalar::*;
+    match s {
+        Int32 | Int64 | Uint32 | Uint64 | Bool => Family::Varint,
+        Sint32 | Sint64 => Family::Zigzag,
+        Fixed32 | Sfixed32 => Family::Fixed32,
+        Fixed64 | Sfixed64 => Family::Fixed64,
+        Float => Family::Float,
+        Double => Family::Double,
+        String | Bytes => Family::Len,
+    }
+}
+
+/// Wire: a value written as `w` read as `r` (both singular; message names already known to
+/// differ or not).
+pub fn wire(w: &FieldType, r: &FieldType, reader: &Content, reader_proto3: bool) -> Severity {
+    use FieldType as T;
+    match (w, r) {
+        (T::Scalar(a), T::Scalar(b)) if a == b => Safe,
+        (T::Scalar(Scalar::String), T::Scalar(Scalar::Bytes)) => Safe,
+        // proto3 rejects a message whose string is not UTF-8; proto2 keeps the bytes.
+        (T::Scalar(Scalar::Bytes), T::Scalar(Scalar::String)) => {
+            if reader_proto3 {
+                Breaking
+            } else {
+                Lossy
+            }
+        }
+        (T::Scalar(a), T::Scalar(b)) => {
+            let (fa, fb) = (family(*a), family(*b));
+            if fa != fb {
+                return Breaking;
+            }
+            match (range(*a), range(*b)) {
+                (Some(ra), Some(rb)) if fits(ra, rb) => Safe,
+                (Some(_), Some(_)) => Lossy,
+                _ => Breaking,
+            }
+        }
+        // Enums are int32 varints.
+        (T::Enum(_), T::Scalar(b)) => match range(*b) {
+            Some(rb) if family(*b) == Family::Varint && fits((true, 32), rb) => Safe,
+            Some(_) if family(*b) == Family::Varint => Lossy,
+            _ => Breaking,
+        },
+        (T::Scalar(a), T::Enum(e)) => {
+            let closed = reader.enums.get(e).is_some_and(|e| e.closed);
+            match range(*a) {
+                Some(ra) if family(*a) == Family::Varint => {
+                    // Unknown numbers: an open enum keeps them, a closed one drops them.
+                    if closed || !fits(ra, (true, 32)) {
+                        Lossy
+                    } else {
+                        Hazard
+                    }
+                }
+                _ => Breaking,
+            }
+        }
+        (T::Enum(_), T::Enum(_)) => Safe,
+        // A message is its encoding in a length-delimited field.
+        (T::Message(_), T::Scalar(Scalar::Bytes)) => Safe,
+        (T::Scalar(Scalar::Bytes), T::Message(_)) => Breaking,
+        (T::Message(_), T::Message(_)) | (T::Group(_), T::Group(_)) => Safe,
+        _ => Breaking,
+    }
+}
+
+/// ProtoJSON: a value written as `w` read as `r`. 64-bit integers are strings, 32-bit ones
+/// numbers, and parsers accept both; enums are names (numbers accepted); bytes are base64.
+pub fn json(w: &FieldType, r: &FieldType) -> Severity {
+    use FieldType as T;
+    match (w, r) {
+        (T::Scalar(a), T::Scalar(b)) if a == b => Safe,
+        (T::Scalar(Scalar::Bool), _) | (_, T::Scalar(Scalar::Bool)) => Breaking,
+        (T::Scalar(Scalar::Float), T::Scalar(Scalar::Double)) => Safe,
+        (T::Scalar(Scalar::Double), T::Scalar(Scalar::Float)) => Lossy,
+        (T::Scalar(a), T::Scalar(b)) => match (range(*a), range(*b)) {
+            (Some(ra), Some(rb)) if fits(ra, rb) => Safe,
+            // An out-of-range number is a parse error.
+            (Some(_), Some(_)) => Breaking,
+            _ => Breaking,
+        },
+        (T::Scalar(a), T::Enum(_)) if range(*a).is_some() => Hazard,
+        (T::Enum(_), T::Enum(_)) => Safe,
+        (T::Message(_), T::Message(_)) | (T::Group(_), T::Group(_)) => Safe,
+        _ => Breaking,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use FieldType::Scalar as S;
+    use Scalar::*;
+
+    fn w(a: Scalar, b: Scalar) -> Severity {
+        wire(&S(a), &S(b), &Content::default(), true)
+    }
+
+    #[test]
+    fn wire_groups_follow_protobufs_rules() {
+        assert_eq!(w(Int32, Int64), Safe);
+        assert_eq!(w(Int64, Int32), Lossy);
+        assert_eq!(w(Uint32, Int64), Safe);
+        assert_eq!(
+            w(Int32, Uint64),
+            Lossy,
+            "negative int32 reads as a huge uint64"
+        );
+        assert_eq!(w(Int32, Sint32), Breaking, "zigzag is another encoding");
+        assert_eq!(w(Sint32, Sint64), Safe);
+        assert_eq!(w(Fixed32, Sfixed32), Lossy);
+        assert_eq!(w(Double, Float), Breaking);
+        assert_eq!(w(Float, Fixed32), Breaking);
+        assert_eq!(w(String, Bytes), Safe);
+        assert_eq!(w(Bytes, String), Breaking);
+        assert_eq!(w(Bool, Int32), Safe);
+        assert_eq!(w(Int32, Bool), Lossy);
+    }
+
+    #[test]
+    fn json_follows_protojson() {
+        assert_eq!(json(&S(Int32), &S(Int64)), Safe);
+        assert_eq!(json(&S(Int64), &S(Int32)), Breaking);
+        assert_eq!(json(&S(Int32), &S(Sint32)), Safe, "JSON has no zigzag");
+        assert_eq!(json(&S(String), &S(Bytes)), Breaking, "bytes are base64");
+        assert_eq!(json(&S(Double), &S(Float)), Lossy);
+    }
+}

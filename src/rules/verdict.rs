@@ -1,0 +1,142 @@
+//! Verdicts: per level and direction, how bad a change is; and the semver bump it needs.
+
+use serde::Serialize;
+
+/// How a reader fares with data from a writer of the other version.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Reads correctly.
+    Safe,
+    /// Safe now, but enables a later break (a number freed for reuse, an unknown value).
+    Hazard,
+    /// Reads, but values may change or be lost (truncation, a dropped value).
+    Lossy,
+    /// Fails to read, or reads garbage.
+    Breaking,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Safe => "safe",
+            Severity::Hazard => "hazard",
+            Severity::Lossy => "lossy",
+            Severity::Breaking => "breaking",
+        }
+    }
+}
+
+/// `backward`: the new schema reads data written with the old one. `forward`: the old
+/// schema reads data written with the new one.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct Directions {
+    pub backward: Severity,
+    pub forward: Severity,
+}
+
+impl Directions {
+    pub const SAFE: Directions = Directions {
+        backward: Severity::Safe,
+        forward: Severity::Safe,
+    };
+
+    /// Builds both directions from one function of (writer, reader): symmetric by
+    /// construction, since swapping old and new swaps the two calls.
+    pub fn of<T: ?Sized>(old: &T, new: &T, read: impl Fn(&T, &T) -> Severity) -> Directions {
+        Directions {
+            backward: read(old, new),
+            forward: read(new, old),
+        }
+    }
+
+    pub fn worst(self) -> Severity {
+        self.backward.max(self.forward)
+    }
+
+    pub fn swapped(self) -> Directions {
+        Directions {
+            backward: self.forward,
+            forward: self.backward,
+        }
+    }
+}
+
+/// Generated code: does code written against the old schema still compile?
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    Safe,
+    Breaking,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[serde(rename_all = "lowercase")]
+pub enum Bump {
+    None,
+    Patch,
+    Minor,
+    Major,
+}
+
+impl Bump {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bump::None => "none",
+            Bump::Patch => "patch",
+            Bump::Minor => "minor",
+            Bump::Major => "major",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+pub struct Verdict {
+    pub wire: Directions,
+    pub json: Directions,
+    pub source: Source,
+}
+
+impl Verdict {
+    pub const SAFE: Verdict = Verdict {
+        wire: Directions::SAFE,
+        json: Directions::SAFE,
+        source: Source::Safe,
+    };
+
+    pub fn worst(&self) -> Severity {
+        let s = self.wire.worst().max(self.json.worst());
+        if self.source == Source::Breaking {
+            s.max(Severity::Breaking)
+        } else {
+            s
+        }
+    }
+
+    /// The verdict of the same change seen from new to old.
+    pub fn swapped(self) -> Verdict {
+        Verdict {
+            wire: self.wire.swapped(),
+            json: self.json.swapped(),
+            source: self.source,
+        }
+    }
+
+    /// Major when generated code or readers break or lose data; minor for an addition;
+    /// patch otherwise.
+    pub fn bump(&self, additive: bool) -> Bump {
+        let cells = [
+            self.wire.backward,
+            self.wire.forward,
+            self.json.backward,
+            self.json.forward,
+        ];
+        if self.source == Source::Breaking || cells.iter().any(|s| *s >= Severity::Lossy) {
+            Bump::Major
+        } else if additive {
+            Bump::Minor
+        } else {
+            Bump::Patch
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! The compatibility engine on the demo history and the opentelemetry fixture: symmetry,
+//! silence on identical versions, the changes the demo was written to show, and what the
+//! fixture's CHANGELOG documents.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use protolapse::diff::{pair_from_root, pair_whole};
+use protolapse::history::{HistoryOptions, demo};
+use protolapse::load::{self, Project};
+use protolapse::rules::{Bump, Change, RULES, Severity, check, required_bump};
+use protolapse::schema::Status;
+
+fn demo_project() -> (tempfile::TempDir, Project) {
+    let dir = demo::build().unwrap();
+    let p = load::load(dir.path(), &HistoryOptions::default(), |_, _| {}).unwrap();
+    (dir, p)
+}
+
+fn diff(p: &Project, a: &str, b: &str, root: Option<&str>) -> Vec<Change> {
+    let (x, y) = (
+        &p.find(a).unwrap().compiled.schema,
+        &p.find(b).unwrap().compiled.schema,
+    );
+    let pairing = match root {
+        Some(r) => pair_from_root(&x.content, &y.content, r),
+        None => pair_whole(&x.content, &y.content),
+    };
+    check(&pairing, x, y)
+}
+
+fn find<'c>(changes: &'c [Change], rule: &str, element: &str) -> &'c Change {
+    changes
+        .iter()
+        .find(|c| c.rule == rule && c.element == element)
+        .unwrap_or_else(|| {
+            panic!(
+                "no {rule} on {element} in {:#?}",
+                changes
+                    .iter()
+                    .map(|c| (c.rule, &c.element))
+                    .collect::<Vec<_>>()
+            )
+        })
+}
+
+#[test]
+fn every_reported_rule_is_in_the_table_and_identical_versions_report_nothing() {
+    let (_d, p) = demo_project();
+    for v in &p.versions {
+        let n = &v.version.name;
+        assert!(diff(&p, n, n, None).is_empty(), "{n} vs itself");
+        assert!(
+            diff(&p, n, n, Some("physics.v1.FlightService")).is_empty()
+                || v.compiled.status != Status::Complete
+        );
+    }
+    for a in &p.versions {
+        for b in &p.versions {
+            for c in diff(&p, &a.version.name, &b.version.name, None) {
+                assert!(
+                    RULES.iter().any(|r| r.id == c.rule),
+                    "{} not in the table",
+                    c.rule
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn backward_of_old_new_is_forward_of_new_old() {
+    let (_d, p) = demo_project();
+    let names: Vec<&str> = p.versions.iter().map(|v| v.version.name.as_str()).collect();
+    let mut compared = 0;
+    for a in &names {
+        for b in &names {
+            let ab = diff(&p, a, b, None);
+            let ba = diff(&p, b, a, None);
+            for x in &ab {
+                // The same rule on the same element, seen the other way round.
+                if let Some(y) = ba.iter().find(|y| {
+                    y.rule == x.rule && y.element == x.element && y.old == x.new && y.new == x.old
+                }) {
+                    assert_eq!(
+                        x.verdict.swapped(),
+                        y.verdict,
+                        "{} on {} ({a} -> {b})",
+                        x.rule,
+                        x.element
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 100, "only {compared} symmetric pairs compared");
+}
+
+#[test]
+fn the_demo_shows_what_it_was_written_for() {
+    let (_d, p) = demo_project();
+    let c = diff(&p, "v0.1.0", "v0.2.0", None);
+    assert_eq!(required_bump(&c), Bump::Minor, "additions only");
+    assert!(c.iter().all(|c| c.verdict.worst() <= Severity::Hazard));
+
+    let c = diff(&p, "v0.2.0", "v0.2.1", None);
+    assert!(!c.is_empty() && c.iter().all(|c| c.rule == "COMMENT_CHANGED"));
+    assert_eq!(required_bump(&c), Bump::Patch);
+
+    let c = diff(&p, "v0.2.1", "v0.3.0", None);
+    let t = find(&c, "FIELD_TYPE_CHANGED", "physics.v1.Temperature.sensor_id");
+    assert_eq!(
+        t.verdict.wire.backward,
+        Severity::Safe,
+        "int32 -> int64 reads old data"
+    );
+    assert_eq!(
+        t.verdict.wire.forward,
+        Severity::Lossy,
+        "int64 -> int32 truncates"
+    );
+    assert_eq!(t.old.as_deref(), Some("int32 sensor_id = 4"));
+    assert_eq!(
+        t.new_location.as_deref(),
+        Some("physics/v1/temperature.proto:16")
+    );
+    let r = find(&c, "FIELD_RENAMED", "physics.v1.FlightPath.captain");
+    assert_eq!(r.verdict.wire.backward, Severity::Safe);
+    assert_eq!(r.verdict.json.backward, Severity::Breaking);
+    find(
+        &c,
+        "FIELD_REMOVED_RESERVED",
+        "physics.v1.FlightPath.duration_s",
+    );
+
+    // v1.1.0 is tagged as a minor release, but its changes need a major one.
+    let c = diff(&p, "v1.0.0", "v1.1.0", None);
+    assert_eq!(required_bump(&c), Bump::Major);
+    let f = find(&c, "FIELD_TYPE_CHANGED", "physics.v1.Temperature.value");
+    assert_eq!(
+        f.verdict.wire.backward,
+        Severity::Breaking,
+        "double -> float"
+    );
+    find(
+        &c,
+        "FIELD_REQUIRED_ADDED",
+        "physics.v1.CalibrationRecord.taken_at",
+    );
+
+    let c = diff(&p, "v1.1.0", "v1.1.1", None);
+    find(
+        &c,
+        "FIELD_RESERVED_NUMBER_REUSED",
+        "physics.v1.FlightPath.duration_ms",
+    );
+    find(
+        &c,
+        "ENUM_RESERVED_REUSED",
+        "physics.v1.FlightStatus.FLIGHT_STATUS_DIVERTED",
+    );
+
+    // A renamed type with the same structure is not a break on the wire.
+    let c = diff(&p, "v0.4.0", "v1.0.0", None);
+    let m = find(&c, "MESSAGE_RENAMED", "physics.v1.ListFlightPathsRequest");
+    assert_eq!(m.verdict.wire.worst(), Severity::Safe);
+    let i = find(
+        &c,
+        "RPC_INPUT_CHANGED",
+        "physics.v1.FlightService.ListFlights",
+    );
+    assert_eq!(i.verdict.wire.worst(), Severity::Safe);
+    find(&c, "FIELD_NUMBER_CHANGED", "physics.v1.FlightPath.captain");
+    find(&c, "ENUM_CLOSED_CHANGED", "physics.v1.Quality");
+    find(&c, "MESSAGE_MOVED", "physics.v1.Wind");
+
+    // From a root: only what FlightPath reaches, types paired across a type change.
+    let c = diff(&p, "v1.1.1", "v2.0.0", Some("physics.v1.FlightPath"));
+    assert!(
+        c.iter()
+            .all(|c| !c.element.contains("Calibration") && !c.element.contains("UnitInfo"))
+    );
+    let t = find(
+        &c,
+        "FIELD_MESSAGE_TYPE_CHANGED",
+        "physics.v1.FlightPath.outside",
+    );
+    assert_eq!(t.verdict.wire.backward, Severity::Breaking);
+    find(&c, "FIELD_RENAMED", "physics.v1.Reading.milli_kelvin");
+    find(&c, "ONEOF_RENAMED", "physics.v1.FlightPath.origin_choice");
+    assert!(
+        c.iter().all(|c| c.rule != "FIELD_ONEOF_CHANGED"),
+        "a renamed oneof does not move its members"
+    );
+    let z = find(&c, "FIELD_TYPE_CHANGED", "physics.v1.FlightPath.passengers");
+    assert!(z.message.contains("zigzag"), "{}", z.message);
+}
+
+#[test]
+fn opentelemetry_changes_match_its_changelog() {
+    let dir = std::env::var_os("PROTOLAPSE_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures"));
+    let bundle = dir.join("opentelemetry-proto.bundle");
+    if !bundle.exists() {
+        assert!(std::env::var_os("CI").is_none(), "fixture missing in CI");
+        eprintln!("fixture not found; set PROTOLAPSE_FIXTURES");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    let ok = Command::new("git")
+        .args(["clone", "-q"])
+        .arg(&bundle)
+        .arg(&repo)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let p = load::load(&repo, &HistoryOptions::default(), |_, _| {}).unwrap();
+    let started = std::time::Instant::now();
+    let mut total = 0;
+    for w in p.versions.windows(2) {
+        total += diff(&p, &w[0].version.name, &w[1].version.name, None).len();
+    }
+    eprintln!(
+        "31 adjacent diffs: {total} changes in {:?}",
+        started.elapsed()
+    );
+
+    // 1.5.0: "logs: Add top-level event_name field", "profiles: Remove unused Label",
+    // "profiles: drop duplicate attributes field in message Profile".
+    let c = diff(&p, "v1.4.0", "v1.5.0", None);
+    find(
+        &c,
+        "FIELD_ADDED",
+        "opentelemetry.proto.logs.v1.LogRecord.event_name",
+    );
+    find(
+        &c,
+        "MESSAGE_REMOVED",
+        "opentelemetry.proto.profiles.v1development.Label",
+    );
+    find(
+        &c,
+        "FIELD_REMOVED",
+        "opentelemetry.proto.profiles.v1development.Profile.attributes",
+    );
+    // 1.11.0: "processcontext: add ProcessContext message".
+    let c = diff(&p, "v1.10.0", "v1.11.0", None);
+    find(
+        &c,
+        "MESSAGE_ADDED",
+        "opentelemetry.proto.processcontext.v1development.ProcessContext",
+    );
+    assert_eq!(required_bump(&c), Bump::Minor);
+}
