@@ -241,3 +241,63 @@ fn config_file_sets_proto_paths_and_root() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, "message p.Root\n  1 l: p.Leaf\n");
 }
+
+#[test]
+fn diff_json_keeps_its_contract() {
+    let tmp = std::env::temp_dir();
+    let (code, out, err) = run(
+        &["diff", "--demo", "v1.0.0", "v1.1.0", "--format", "json"],
+        &tmp,
+    );
+    assert_eq!(code, 0, "{err}");
+    let d: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(d["old"], "v1.0.0");
+    assert_eq!(d["new"], "v1.1.0");
+    assert_eq!(d["root"], Value::Null);
+    assert_eq!(d["required_bump"], "major");
+    let value = d["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["element"] == "physics.v1.Temperature.value")
+        .unwrap();
+    assert_eq!(value["rule"], "FIELD_TYPE_CHANGED");
+    assert_eq!(value["number"], 1);
+    assert_eq!(value["old"], "double value = 1");
+    assert_eq!(value["new"], "float value = 1");
+    assert_eq!(value["old_location"], "physics/v1/temperature.proto:11");
+    assert_eq!(value["verdict"]["wire"]["backward"], "breaking");
+    assert_eq!(value["verdict"]["json"]["backward"], "lossy");
+    assert_eq!(value["verdict"]["source"], "breaking");
+    assert_eq!(value["bump"], "major");
+    assert!(value["message"].as_str().is_some_and(|m| !m.is_empty()));
+
+    // The text form, with a root, and `[REPO] OLD NEW` with the repository given.
+    let (code, out, err) = run(
+        &["diff", "--demo", "v1.1.1", "v2.0.0", "--root", "FlightPath"],
+        &tmp,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("v1.1.1 -> v2.0.0 (reached from physics.v1.FlightPath)\n"),
+        "{out}"
+    );
+    assert!(out.contains("required bump: major"));
+    let mut r = Repo::new();
+    r.write("a.proto", &proto("p", "message A { int32 x = 1; }"));
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write(
+        "a.proto",
+        &proto("p", "message A { int32 x = 1; string y = 2; }"),
+    );
+    r.commit("two");
+    r.tag("v1.1.0");
+    let repo = r.path().to_str().unwrap().to_string();
+    let (code, out, err) = run(&["diff", &repo, "v1.0.0", "v1.1.0"], &tmp);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("FIELD_ADDED") && out.contains("required bump: minor"),
+        "{out}"
+    );
+}
