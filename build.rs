@@ -1,4 +1,5 @@
-//! Embeds the demo history (assets/demo) in the binary, so `--demo` works from anywhere.
+//! Embeds the demo history (assets/demo) and the rule pages (assets/rules) in the binary,
+//! so `--demo` and `explain` work from anywhere.
 use std::fmt::Write;
 use std::path::Path;
 
@@ -25,17 +26,23 @@ fn collect(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
     }
 }
 
-fn main() {
-    let base = Path::new("assets/demo");
-    println!("cargo:rerun-if-changed=assets/demo");
+/// Writes `static NAME: &[(&str, &str)]` with every file below `dir` (relative path, text).
+fn embed(dir: &str, name: &str, file: &str) {
+    let base = Path::new(dir);
+    println!("cargo:rerun-if-changed={dir}");
     let mut files = Vec::new();
     collect(base, base, &mut files);
-    let mut code = String::from("pub static DEMO_FILES: &[(&str, &str)] = &[\n");
+    let mut code = format!("pub static {name}: &[(&str, &str)] = &[\n");
     for (rel, abs) in &files {
         let _ = writeln!(code, "    ({rel:?}, include_str!({abs:?})),");
     }
     code.push_str("];\n");
     let out = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
-    std::fs::write(Path::new(&out).join("demo_files.rs"), code)
-        .unwrap_or_else(|e| panic!("writing demo_files.rs: {e}"));
+    std::fs::write(Path::new(&out).join(file), code)
+        .unwrap_or_else(|e| panic!("writing {file}: {e}"));
+}
+
+fn main() {
+    embed("assets/demo", "DEMO_FILES", "demo_files.rs");
+    embed("assets/rules", "RULE_PAGES", "rule_pages.rs");
 }

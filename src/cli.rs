@@ -66,6 +66,15 @@ enum Command {
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]
         format: LogFormat,
     },
+    /// Explain a rule: what changes, what readers see, how to do it safely, buf's rule.
+    Explain {
+        /// The rule id (FIELD_TYPE_CHANGED); case does not matter.
+        #[arg(required_unless_present = "list")]
+        rule: Option<String>,
+        /// List every rule with a one-line summary.
+        #[arg(long)]
+        list: bool,
+    },
     /// Load a whole history cold and print the time per phase and the peak memory.
     Bench {
         #[command(flatten)]
@@ -244,6 +253,41 @@ pub fn run(cli: Cli) -> Result<()> {
                 }
             };
             print(&text)
+        }
+        Some(Command::Explain { rule, list }) => {
+            use protolapse::rules::{self, RULES};
+            if list {
+                let w = RULES.iter().map(|r| r.id.len()).max().unwrap_or(0);
+                let mut out = String::new();
+                for r in RULES {
+                    out.push_str(&format!("{:<w$}  {}\n", r.id, r.summary));
+                }
+                return print(&out);
+            }
+            let given = rule.unwrap_or_default();
+            let id = given.to_uppercase().replace('-', "_");
+            match (rules::rule(&id), rules::page(&id)) {
+                (Some(r), Some(page)) => {
+                    let buf = if r.buf.is_empty() { "none" } else { r.buf };
+                    print(&format!(
+                        "{page}\n(rule {}: {}; nearest buf rule: {buf})\n",
+                        r.id, r.summary
+                    ))
+                }
+                _ => {
+                    let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
+                    let close = graph::closest(&ids, &id, 3);
+                    bail!(
+                        "unknown rule `{}`{}\n  help: `protolapse explain --list` lists them all",
+                        protolapse::sanitize::line(&given),
+                        if close.is_empty() {
+                            String::new()
+                        } else {
+                            format!("; did you mean {}?", close.join(", "))
+                        }
+                    )
+                }
+            }
         }
         Some(Command::Bench { source, synthetic }) => crate::bench::run(
             source.repo.as_deref(),

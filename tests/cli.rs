@@ -301,3 +301,21 @@ fn diff_json_keeps_its_contract() {
         "{out}"
     );
 }
+
+#[test]
+fn explain_prints_pages_and_lists_rules() {
+    let tmp = std::env::temp_dir();
+    let (code, out, err) = run(&["explain", "field_type_changed"], &tmp);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("# FIELD_TYPE_CHANGED\n") && out.contains("zigzag"),
+        "{out}"
+    );
+    let (code, out, _) = run(&["explain", "--list"], &tmp);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), protolapse::rules::RULES.len());
+    assert!(out.lines().any(|l| l.starts_with("FIELD_RENAMED ")));
+    let (code, _, err) = run(&["explain", "FIELD_RENAMD"], &tmp);
+    assert_eq!(code, 2);
+    assert!(err.contains("did you mean FIELD_RENAMED"), "{err}");
+}

@@ -255,3 +255,39 @@ fn opentelemetry_changes_match_its_changelog() {
     );
     assert_eq!(required_bump(&c), Bump::Minor);
 }
+
+#[test]
+fn every_rule_has_a_page_and_every_page_a_rule() {
+    for r in RULES {
+        let page = protolapse::rules::page(r.id)
+            .unwrap_or_else(|| panic!("assets/rules/{}.md is missing", r.id));
+        assert!(
+            page.starts_with(&format!("# {}\n", r.id)),
+            "{} page title",
+            r.id
+        );
+        for section in [
+            "## Example",
+            "## What readers see",
+            "## How to make the change safely",
+            "## buf breaking",
+        ] {
+            assert!(page.contains(section), "{} lacks {section}", r.id);
+        }
+        if !r.buf.is_empty() {
+            assert!(
+                page.contains(r.buf),
+                "{} page does not name {}",
+                r.id,
+                r.buf
+            );
+        }
+    }
+    for (file, _) in protolapse::rules::pages() {
+        let id = file.trim_end_matches(".md");
+        assert!(
+            RULES.iter().any(|r| r.id == id),
+            "page {file} names no rule"
+        );
+    }
+}

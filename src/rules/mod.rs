@@ -116,6 +116,24 @@ rules! {
     COMMENT_CHANGED, "", "only a comment changed";
 }
 
+mod pages {
+    include!(concat!(env!("OUT_DIR"), "/rule_pages.rs"));
+}
+
+/// The page of a rule (`assets/rules/<ID>.md`).
+pub fn page(id: &str) -> Option<&'static str> {
+    let file = format!("{id}.md");
+    pages::RULE_PAGES
+        .iter()
+        .find(|(p, _)| *p == file)
+        .map(|(_, t)| *t)
+}
+
+/// Every page, as (file name, text), for the meta-tests.
+pub fn pages() -> &'static [(&'static str, &'static str)] {
+    pages::RULE_PAGES
+}
+
 /// The rule with this id.
 pub fn rule(id: &str) -> Option<&'static Rule> {
     RULES.iter().find(|r| r.id == id)
