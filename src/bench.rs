@@ -66,6 +66,20 @@ pub fn run(
     println!("link                {:>8.1} ms", ms(s.compile.link));
     println!("normalize           {:>8.1} ms", ms(s.compile.normalize));
     println!("total load          {:>8.1} ms", ms(total));
+    // Every adjacent pair, whole schema (all levels are computed together).
+    let started = Instant::now();
+    let mut changes = 0;
+    let mut pairs = 0;
+    for w in project.versions.windows(2) {
+        let (a, b) = (&w[0].compiled.schema, &w[1].compiled.schema);
+        let pairing = protolapse::diff::pair_whole(&a.content, &b.content);
+        changes += protolapse::rules::check(&pairing, a, b).len();
+        pairs += 1;
+    }
+    println!(
+        "diff adjacent pairs {:>8.1} ms  ({pairs} pairs, {changes} changes)",
+        ms(started.elapsed())
+    );
     match peak_memory_kib() {
         Some(kib) => println!("peak memory         {:>8.1} MiB", kib as f64 / 1024.0),
         None => println!("peak memory         unknown (no /proc/self/status)"),

@@ -142,6 +142,10 @@ pub fn rule(id: &str) -> Option<&'static Rule> {
 /// Every change between the paired versions, sorted by severity (worst first), then
 /// location, then rule.
 pub fn check(pairing: &Pairing<'_>, old: &Schema, new: &Schema) -> Vec<Change> {
+    if std::ptr::eq(old, new) {
+        // One compiled file set shared by both versions: nothing differs, comments included.
+        return Vec::new();
+    }
     let mut findings = Vec::new();
     decl::check(pairing, old, new, &mut findings);
     field::check(pairing, &mut findings);
