@@ -70,8 +70,8 @@ rules! {
     MESSAGE_ADDED, "", "a message was added";
     MESSAGE_REMOVED, "MESSAGE_NO_DELETE", "a message was removed";
     MESSAGE_RENAMED, "MESSAGE_NO_DELETE", "a message has a new full name and the same structure";
-    MESSAGE_MOVED, "FILE_SAME_PACKAGE", "a message moved to another file, same full name";
-    ENUM_MOVED, "FILE_SAME_PACKAGE", "an enum moved to another file, same full name";
+    MESSAGE_MOVED, "MESSAGE_NO_DELETE", "a message moved to another file, same full name";
+    ENUM_MOVED, "ENUM_NO_DELETE", "an enum moved to another file, same full name";
     MESSAGE_OPTION_CHANGED, "MESSAGE_SAME_MESSAGE_SET_WIRE_FORMAT", "a message option changed";
     FIELD_ADDED, "", "a field was added";
     FIELD_REMOVED, "FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED", "a field was removed and its number not reserved";
@@ -87,8 +87,8 @@ rules! {
     FIELD_ONEOF_CHANGED, "FIELD_SAME_ONEOF", "a field moved into, out of or between oneofs";
     FIELD_JSON_NAME_CHANGED, "FIELD_SAME_JSON_NAME", "a field's JSON name changed";
     FIELD_DEFAULT_CHANGED, "FIELD_SAME_DEFAULT", "a proto2 field's default value changed";
-    FIELD_REQUIRED_ADDED, "FIELD_SAME_LABEL", "a required field was added, or a field became required";
-    FIELD_REQUIRED_REMOVED, "FIELD_SAME_LABEL", "a required field became optional";
+    FIELD_REQUIRED_ADDED, "MESSAGE_SAME_REQUIRED_FIELDS", "a required field was added, or a field became required";
+    FIELD_REQUIRED_REMOVED, "MESSAGE_SAME_REQUIRED_FIELDS", "a required field became optional";
     FIELD_DEPRECATED, "", "a field was deprecated or undeprecated";
     FIELD_RESERVED_NUMBER_REUSED, "RESERVED_MESSAGE_NO_DELETE", "a field uses a number that was reserved";
     FIELD_RESERVED_NAME_REUSED, "RESERVED_MESSAGE_NO_DELETE", "a field uses a name that was reserved";
