@@ -224,6 +224,16 @@ pub fn run(cli: Cli) -> Result<()> {
                     );
                 }
             }
+            for v in [a, b] {
+                if v.compiled.status == Status::Partial {
+                    eprintln!(
+                        "note: {} compiled {} of {} files; what did not compile shows as removed",
+                        protolapse::sanitize::line(&v.version.name),
+                        v.compiled.files_ok,
+                        v.compiled.files_total
+                    );
+                }
+            }
             let (sa, sb) = (&a.compiled.schema, &b.compiled.schema);
             let root = root.or(config.root);
             let root = match &root {

@@ -60,6 +60,18 @@ fn each_dependency_stays_in_its_layer() {
         if below_ui.iter().any(|p| path.starts_with(p)) && text.contains("crate::ui") {
             bad.push(format!("{path} reaches up into ui"));
         }
+        if path.starts_with("src/diff/")
+            && (text.contains("crate::rules") || text.contains("crate::history"))
+        {
+            bad.push(format!("{path}: diff pairs, it does not judge or read git"));
+        }
+        if path.starts_with("src/rules/")
+            && (text.contains("crate::history")
+                || text.contains("crate::load")
+                || text.contains("crate::report"))
+        {
+            bad.push(format!("{path}: rules see only schema and diff"));
+        }
         if path.starts_with("src/schema/") && text.contains("crate::history") {
             bad.push(format!("{path}: schema must not see git history"));
         }
