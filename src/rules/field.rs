@@ -268,215 +268,304 @@ fn is_repeated(f: &Field) -> bool {
     f.cardinality == Cardinality::Repeated && f.map.is_none()
 }
 
+/// A rule over a field present in both versions: the verdicts and reasons it finds (none,
+/// one, or one per part for a map's key and value).
+type Check = fn(&F<'_>, &F<'_>) -> Vec<(Verdict, String)>;
+
+/// The rules on a field present on both sides, in report order.
+const CHANGED: &[(&str, Check)] = &[
+    ("FIELD_RENAMED", field_renamed),
+    ("FIELD_JSON_NAME_CHANGED", field_json_name_changed),
+    ("FIELD_MAP_CHANGED", field_map_changed),
+    ("FIELD_TYPE_CHANGED", field_type_changed),
+    ("FIELD_MESSAGE_TYPE_CHANGED", field_message_type_changed),
+    ("FIELD_CARDINALITY_CHANGED", field_cardinality_changed),
+    ("FIELD_REQUIRED_ADDED", field_required_added),
+    ("FIELD_REQUIRED_REMOVED", field_required_removed),
+    ("FIELD_PRESENCE_CHANGED", field_presence_changed),
+    ("FIELD_ONEOF_CHANGED", field_oneof_changed),
+    ("FIELD_DEFAULT_CHANGED", field_default_changed),
+    ("FIELD_PACKED_CHANGED", field_packed_changed),
+    ("FIELD_DEPRECATED", field_deprecated),
+];
+
 fn changed(o: &F<'_>, n: &F<'_>, out: &mut Vec<Finding>) {
+    for (rule, check) in CHANGED {
+        for (verdict, message) in check(o, n) {
+            out.push(Finding {
+                rule,
+                element: format!("{}.{}", n.m.full_name, n.f.name),
+                number: Some(i64::from(n.f.number)),
+                old: Some(decl(o.f)),
+                new: Some(decl(n.f)),
+                verdict,
+                additive: false,
+                message,
+            });
+        }
+    }
+}
+
+const BOTH_BREAK: Directions = Directions {
+    backward: Breaking,
+    forward: Breaking,
+};
+
+fn field_renamed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if o.f.name == n.f.name {
+        return vec![];
+    }
+    vec![(
+        v(
+            Directions::SAFE,
+            Directions::of(o, n, json_name_read),
+            Source::Breaking,
+        ),
+        format!(
+            "`{}` renamed to `{}`: binary is unaffected; JSON keys and generated code change",
+            o.f.name, n.f.name
+        ),
+    )]
+}
+
+fn field_json_name_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if o.f.name != n.f.name || o.f.json_name == n.f.json_name {
+        return vec![];
+    }
+    vec![(
+        v(
+            Directions::SAFE,
+            Directions::of(o, n, json_name_read),
+            Source::Safe,
+        ),
+        format!("JSON name `{}` became `{}`", o.f.json_name, n.f.json_name),
+    )]
+}
+
+fn field_map_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
     let (of, nf) = (o.f, n.f);
-    let mut push = |rule: &'static str, verdict: Verdict, message: String| {
-        out.push(Finding {
-            rule,
-            element: format!("{}.{}", n.m.full_name, nf.name),
-            number: Some(i64::from(nf.number)),
-            old: Some(decl(of)),
-            new: Some(decl(nf)),
-            verdict,
-            additive: false,
-            message,
-        })
+    if of.map.is_some() == nf.map.is_some() {
+        return vec![];
+    }
+    let same = match (of.ty.type_name(), nf.ty.type_name()) {
+        (Some(a), Some(b)) => {
+            is_repeated(if of.map.is_some() { nf } else { of }) && same_entry(o.c, a, n.c, b)
+        }
+        _ => false,
     };
-    if of.name != nf.name {
-        push(
-            "FIELD_RENAMED",
-            v(
-                Directions::SAFE,
-                Directions::of(o, n, json_name_read),
-                Source::Breaking,
-            ),
-            format!(
-                "`{}` renamed to `{}`: binary is unaffected; JSON keys and generated code change",
-                of.name, nf.name
-            ),
-        );
-    } else if of.json_name != nf.json_name {
-        push(
-            "FIELD_JSON_NAME_CHANGED",
-            v(
-                Directions::SAFE,
-                Directions::of(o, n, json_name_read),
-                Source::Safe,
-            ),
-            format!("JSON name `{}` became `{}`", of.json_name, nf.json_name),
-        );
-    }
-
-    // Map <-> repeated entry message.
-    match (&of.map, &nf.map) {
-        (Some(_), None) | (None, Some(_)) => {
-            let same = match (of.ty.type_name(), nf.ty.type_name()) {
-                (Some(a), Some(b)) => {
-                    is_repeated(if of.map.is_some() { nf } else { of })
-                        && same_entry(o.c, a, n.c, b)
-                }
-                _ => false,
-            };
-            let wire = if same {
-                Directions::SAFE
-            } else {
-                Directions {
-                    backward: Breaking,
-                    forward: Breaking,
-                }
-            };
-            push(
-                "FIELD_MAP_CHANGED",
-                v(
-                    wire,
-                    Directions {
-                        backward: Breaking,
-                        forward: Breaking,
-                    },
-                    Source::Breaking,
-                ),
-                if same {
-                    "a map is a repeated key/value entry on the wire; JSON has an object for one and an array for the other".into()
-                } else {
-                    "map and repeated field of another shape".into()
-                },
-            );
-            return;
-        }
-        (Some((ka, va)), Some((kb, vb))) => {
-            if ka != kb || va != vb {
-                type_change(o, n, ka, kb, &mut push, "map key");
-                type_change(o, n, va, vb, &mut push, "map value");
-            }
-        }
-        (None, None) => {
-            if of.ty != nf.ty {
-                type_change(o, n, &of.ty, &nf.ty, &mut push, "type");
-            }
-        }
-    }
-
-    if is_repeated(of) != is_repeated(nf) {
-        let read = |w: &F<'_>, r: &F<'_>| {
-            if is_repeated(w.f) && !is_repeated(r.f) {
-                Lossy
-            } else {
-                Safe
-            }
-        };
-        push(
-            "FIELD_CARDINALITY_CHANGED",
-            v(Directions::of(o, n, read), Directions { backward: Breaking, forward: Breaking }, Source::Breaking),
-            "singular and repeated: a singular reader keeps only the last element; JSON has a value for one and an array for the other".into(),
-        );
-    }
-
-    let req = |f: &Field| f.presence == Presence::Required;
-    if req(of) != req(nf) {
-        let read = |w: &F<'_>, r: &F<'_>| {
-            if req(r.f) && !req(w.f) {
-                Breaking
-            } else {
-                Safe
-            }
-        };
-        let (rule, message) = if req(nf) {
-            (
-                "FIELD_REQUIRED_ADDED",
-                format!("`{}` became required: data without it is rejected", nf.name),
-            )
+    let wire = if same { Directions::SAFE } else { BOTH_BREAK };
+    vec![(
+        v(wire, BOTH_BREAK, Source::Breaking),
+        if same {
+            "a map is a repeated key/value entry on the wire; JSON has an object for one and an array for the other".into()
         } else {
+            "map and repeated field of another shape".into()
+        },
+    )]
+}
+
+/// The types that changed: the field's, or a map's key and value (nothing when the field
+/// changed between map and not: FIELD_MAP_CHANGED covers it).
+fn type_pairs<'a>(
+    of: &'a Field,
+    nf: &'a Field,
+) -> Vec<(&'static str, &'a FieldType, &'a FieldType)> {
+    match (&of.map, &nf.map) {
+        (Some((ka, va)), Some((kb, vb))) => [("map key", ka, kb), ("map value", va, vb)]
+            .into_iter()
+            .filter(|(_, a, b)| a != b)
+            .collect(),
+        (None, None) if of.ty != nf.ty => vec![("type", &of.ty, &nf.ty)],
+        _ => vec![],
+    }
+}
+
+fn both_messages(a: &FieldType, b: &FieldType) -> bool {
+    matches!(
+        (a, b),
+        (FieldType::Message(_), FieldType::Message(_)) | (FieldType::Group(_), FieldType::Group(_))
+    )
+}
+
+fn field_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    type_pairs(o.f, n.f)
+        .into_iter()
+        .filter(|(_, a, b)| !both_messages(a, b))
+        .map(|(what, a, b)| {
+            let wire = Directions {
+                backward: types::wire(a, b, n.c, n.proto3()),
+                forward: types::wire(b, a, o.c, o.proto3()),
+            };
+            let json = Directions {
+                backward: types::json(a, b),
+                forward: types::json(b, a),
+            };
             (
-                "FIELD_REQUIRED_REMOVED",
-                format!(
-                    "`{}` is no longer required: old readers reject data without it",
-                    nf.name
-                ),
+                v(wire, json, Source::Breaking),
+                format!("{what} {a} -> {b}: {}", reason(a, b, wire.worst())),
             )
-        };
-        push(
-            rule,
-            v(
-                Directions::of(o, n, read),
-                Directions::of(o, n, read),
-                Source::Safe,
-            ),
-            message,
-        );
-    } else if of.presence != nf.presence
+        })
+        .collect()
+}
+
+fn field_message_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    type_pairs(o.f, n.f)
+        .into_iter()
+        .filter(|(_, a, b)| both_messages(a, b))
+        .map(|(what, a, b)| {
+            let (x, y) = (a.type_name().unwrap_or(""), b.type_name().unwrap_or(""));
+            let same = same_shape(o.c, x, n.c, y);
+            let d = if same { Directions::SAFE } else { BOTH_BREAK };
+            (
+                v(d, d, Source::Breaking),
+                if same {
+                    format!("{what} {x} -> {y}: the same structure under another name")
+                } else {
+                    format!("{what} {x} -> {y}: a different structure")
+                },
+            )
+        })
+        .collect()
+}
+
+fn field_cardinality_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    let (of, nf) = (o.f, n.f);
+    if of.map.is_some() || nf.map.is_some() || is_repeated(of) == is_repeated(nf) {
+        return vec![];
+    }
+    let read = |w: &F<'_>, r: &F<'_>| {
+        if is_repeated(w.f) && !is_repeated(r.f) {
+            Lossy
+        } else {
+            Safe
+        }
+    };
+    vec![(
+        v(Directions::of(o, n, read), BOTH_BREAK, Source::Breaking),
+        "singular and repeated: a singular reader keeps only the last element; JSON has a value for one and an array for the other".into(),
+    )]
+}
+
+fn required(f: &Field) -> bool {
+    f.presence == Presence::Required
+}
+
+/// A reader that requires the field rejects data from a writer that may omit it.
+fn required_read(w: &F<'_>, r: &F<'_>) -> Severity {
+    if required(r.f) && !required(w.f) {
+        Breaking
+    } else {
+        Safe
+    }
+}
+
+fn field_required_added(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if required(o.f) || !required(n.f) {
+        return vec![];
+    }
+    let d = Directions::of(o, n, required_read);
+    vec![(
+        v(d, d, Source::Safe),
+        format!(
+            "`{}` became required: data without it is rejected",
+            n.f.name
+        ),
+    )]
+}
+
+fn field_required_removed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if !required(o.f) || required(n.f) {
+        return vec![];
+    }
+    let d = Directions::of(o, n, required_read);
+    vec![(
+        v(d, d, Source::Safe),
+        format!(
+            "`{}` is no longer required: old readers reject data without it",
+            n.f.name
+        ),
+    )]
+}
+
+fn field_presence_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    let (of, nf) = (o.f, n.f);
+    let applies = of.presence != nf.presence
+        && !required(of)
+        && !required(nf)
         && !is_repeated(of)
         && !is_repeated(nf)
         && of.ty.type_name().is_none() == nf.ty.type_name().is_none()
-        && is_message(&of.ty) == is_message(&nf.ty)
-    {
-        let read = |w: &F<'_>, r: &F<'_>| {
-            if w.f.presence == Presence::Implicit && r.f.presence == Presence::Explicit {
-                Hazard
-            } else {
-                Safe
-            }
-        };
-        push(
-            "FIELD_PRESENCE_CHANGED",
-            v(Directions::of(o, n, read), Directions::of(o, n, read), Source::Breaking),
-            "explicit presence changed: a writer without presence never sends the default, which a reader with presence sees as unset".into(),
-        );
+        && is_message(&of.ty) == is_message(&nf.ty);
+    if !applies {
+        return vec![];
     }
+    let read = |w: &F<'_>, r: &F<'_>| {
+        if w.f.presence == Presence::Implicit && r.f.presence == Presence::Explicit {
+            Hazard
+        } else {
+            Safe
+        }
+    };
+    let d = Directions::of(o, n, read);
+    vec![(
+        v(d, d, Source::Breaking),
+        "explicit presence changed: a writer without presence never sends the default, which a reader with presence sees as unset".into(),
+    )]
+}
 
-    if !same_oneof(o, n) {
-        push(
-            "FIELD_ONEOF_CHANGED",
-            v(
-                Directions::of(o, n, oneof_read),
-                Directions::of(o, n, oneof_read),
-                Source::Breaking,
-            ),
-            format!(
-                "oneof {} -> {}: a reader's oneof keeps only the last member set",
-                of.oneof.as_deref().unwrap_or("(none)"),
-                nf.oneof.as_deref().unwrap_or("(none)")
-            ),
-        );
+fn field_oneof_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if same_oneof(o, n) {
+        return vec![];
     }
-    if of.default != nf.default {
-        push(
-            "FIELD_DEFAULT_CHANGED",
-            v(
-                Directions {
-                    backward: Lossy,
-                    forward: Lossy,
-                },
-                Directions {
-                    backward: Lossy,
-                    forward: Lossy,
-                },
-                Source::Safe,
-            ),
-            format!(
-                "default {} -> {}: an unset field reads differently in each version",
-                of.default.as_deref().unwrap_or("(none)"),
-                nf.default.as_deref().unwrap_or("(none)")
-            ),
-        );
+    let d = Directions::of(o, n, oneof_read);
+    vec![(
+        v(d, d, Source::Breaking),
+        format!(
+            "oneof {} -> {}: a reader's oneof keeps only the last member set",
+            o.f.oneof.as_deref().unwrap_or("(none)"),
+            n.f.oneof.as_deref().unwrap_or("(none)")
+        ),
+    )]
+}
+
+fn field_default_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if o.f.default == n.f.default {
+        return vec![];
     }
-    if of.packed != nf.packed && is_repeated(of) && is_repeated(nf) {
-        push(
-            "FIELD_PACKED_CHANGED",
-            Verdict::SAFE,
-            "parsers accept packed and unpacked repeated scalars alike".into(),
-        );
+    let lossy = Directions {
+        backward: Lossy,
+        forward: Lossy,
+    };
+    vec![(
+        v(lossy, lossy, Source::Safe),
+        format!(
+            "default {} -> {}: an unset field reads differently in each version",
+            o.f.default.as_deref().unwrap_or("(none)"),
+            n.f.default.as_deref().unwrap_or("(none)")
+        ),
+    )]
+}
+
+fn field_packed_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if o.f.packed == n.f.packed || !is_repeated(o.f) || !is_repeated(n.f) {
+        return vec![];
     }
-    if of.deprecated != nf.deprecated {
-        push(
-            "FIELD_DEPRECATED",
-            Verdict::SAFE,
-            if nf.deprecated {
-                "deprecated".into()
-            } else {
-                "no longer deprecated".into()
-            },
-        );
+    vec![(
+        Verdict::SAFE,
+        "parsers accept packed and unpacked repeated scalars alike".into(),
+    )]
+}
+
+fn field_deprecated(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if o.f.deprecated == n.f.deprecated {
+        return vec![];
     }
+    let what = if n.f.deprecated {
+        "deprecated"
+    } else {
+        "no longer deprecated"
+    };
+    vec![(Verdict::SAFE, what.into())]
 }
 
 /// The entry message `a` (key = 1, value = 2) and the message `b` have the same shape, in
@@ -539,55 +628,6 @@ fn oneof_read(w: &F<'_>, r: &F<'_>) -> Severity {
             .is_some_and(|mate| mate.oneof.is_none() || mate.oneof != w.f.oneof)
     });
     if mates_apart { Lossy } else { Safe }
-}
-
-fn type_change(
-    o: &F<'_>,
-    n: &F<'_>,
-    a: &FieldType,
-    b: &FieldType,
-    push: &mut impl FnMut(&'static str, Verdict, String),
-    what: &str,
-) {
-    let both_messages = matches!(
-        (a, b),
-        (FieldType::Message(_), FieldType::Message(_)) | (FieldType::Group(_), FieldType::Group(_))
-    );
-    if both_messages {
-        let (x, y) = (a.type_name().unwrap_or(""), b.type_name().unwrap_or(""));
-        let same = same_shape(o.c, x, n.c, y);
-        let d = if same {
-            Directions::SAFE
-        } else {
-            Directions {
-                backward: Breaking,
-                forward: Breaking,
-            }
-        };
-        push(
-            "FIELD_MESSAGE_TYPE_CHANGED",
-            v(d, d, Source::Breaking),
-            if same {
-                format!("{what} {x} -> {y}: the same structure under another name")
-            } else {
-                format!("{what} {x} -> {y}: a different structure")
-            },
-        );
-        return;
-    }
-    let wire = Directions {
-        backward: types::wire(a, b, n.c, n.proto3()),
-        forward: types::wire(b, a, o.c, o.proto3()),
-    };
-    let json = Directions {
-        backward: types::json(a, b),
-        forward: types::json(b, a),
-    };
-    push(
-        "FIELD_TYPE_CHANGED",
-        v(wire, json, Source::Breaking),
-        format!("{what} {a} -> {b}: {}", reason(a, b, wire.worst())),
-    );
 }
 
 fn reason(a: &FieldType, b: &FieldType, worst: Severity) -> &'static str {
