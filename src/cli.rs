@@ -56,7 +56,7 @@ enum Command {
     Diff {
         /// [REPO] OLD NEW: the old and new versions (tags, `WORKTREE`, or revisions given
         /// with --rev), after an optional repository path.
-        #[arg(value_name = "[REPO] OLD NEW", num_args = 2..=3, required = true)]
+        #[arg(value_name = "[REPO] OLD NEW", required = true)]
         args: Vec<String>,
         #[command(flatten)]
         flags: Flags,
@@ -206,7 +206,10 @@ pub fn run(cli: Cli) -> Result<()> {
             let (repo, old, new) = match &args[..] {
                 [o, n] => (None, o.clone(), n.clone()),
                 [r, o, n] => (Some(PathBuf::from(r)), o.clone(), n.clone()),
-                _ => bail!("diff takes [REPO] OLD NEW"),
+                _ => bail!(
+                    "diff takes [REPO] OLD NEW (two versions, after an optional repository), not {} values\n  help: protolapse diff v1.0.0 v2.0.0, or protolapse diff path/to/repo v1.0.0 v2.0.0",
+                    args.len()
+                ),
             };
             let (project, config, _demo) = open(&Source { repo, flags })?;
             let a = find_version(&project, &old)?;

@@ -319,3 +319,20 @@ fn explain_prints_pages_and_lists_rules() {
     assert_eq!(code, 2);
     assert!(err.contains("did you mean FIELD_RENAMED"), "{err}");
 }
+
+#[test]
+fn diff_takes_flags_between_its_arguments() {
+    let tmp = std::env::temp_dir();
+    let (code, out, err) = run(
+        &["diff", "--demo", "v1.0.0", "--root", "FlightPath", "v1.1.0"],
+        &tmp,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("v1.0.0 -> v1.1.0 (reached from physics.v1.FlightPath)"),
+        "{out}"
+    );
+    let (code, _, err) = run(&["diff", "--demo", "v1.0.0"], &tmp);
+    assert_eq!(code, 2);
+    assert!(err.contains("[REPO] OLD NEW"), "{err}");
+}

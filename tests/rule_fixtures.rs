@@ -121,3 +121,29 @@ fn fixture_verdicts_are_symmetric() {
         }
     }
 }
+
+#[test]
+fn a_map_whose_value_changes_reports_the_value_only() {
+    let compile_one = |text: &str| {
+        let out = Cache::new().compile(&[SourceRef {
+            path: "m.proto",
+            blob: text,
+            text: Ok(text),
+        }]);
+        assert_eq!(out.status, Status::Complete, "{:?}", out.diagnostics);
+        (*out.schema).clone()
+    };
+    let old = compile_one(
+        "syntax = \"proto3\";\npackage fx;\nmessage M {\n  map<string, int32> m = 1;\n}\n",
+    );
+    let new = compile_one(
+        "syntax = \"proto3\";\npackage fx;\nmessage M {\n  map<string, int64> m = 1;\n}\n",
+    );
+    let changes = check(&pair_whole(&old.content, &new.content), &old, &new);
+    assert_eq!(changes.len(), 1, "{changes:#?}");
+    assert!(
+        changes[0].message.starts_with("map value int32 -> int64"),
+        "{}",
+        changes[0].message
+    );
+}

@@ -19,11 +19,20 @@ use crate::schema::model::{Content, Enum, File, Message, Service};
 pub use structural::same_shape;
 
 /// Two sides of one declaration; at least one is present.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 pub struct Pair<'a, T> {
     pub old: Option<&'a T>,
     pub new: Option<&'a T>,
 }
+
+// Two references: copyable whatever `T` is (a derive would ask `T: Copy`).
+impl<T> Clone for Pair<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Pair<'_, T> {}
 
 /// Everything paired between two versions.
 #[derive(Debug, Clone)]

@@ -1,0 +1,84 @@
+//! COMMENT_CHANGED: comment-only changes on paired declarations.
+
+use crate::diff::Pairing;
+use crate::schema::Schema;
+
+use super::super::Finding;
+use super::super::verdict::Verdict;
+use super::f;
+
+/// Comment-only changes on paired declarations (and their fields, values, methods).
+pub(super) fn comment_changed(p: &Pairing<'_>, old: &Schema, new: &Schema, out: &mut Vec<Finding>) {
+    // Docs come from the blob: the same file blob on both sides has the same comments.
+    let unchanged = |fa: &str, fb: &str| {
+        fa == fb
+            && match (old.docs.get(fa), new.docs.get(fb)) {
+                (Some(x), Some(y)) => std::sync::Arc::ptr_eq(x, y),
+                _ => false,
+            }
+    };
+    let mut elements: Vec<(String, String)> = Vec::new();
+    for m in &p.messages {
+        if let (Some(a), Some(b)) = (m.old, m.new) {
+            if unchanged(&a.file, &b.file) {
+                continue;
+            }
+            elements.push((a.full_name.clone(), b.full_name.clone()));
+            for (num, bf) in &b.fields {
+                if let Some(af) = a.fields.get(num) {
+                    elements.push((
+                        format!("{}.{}", a.full_name, af.name),
+                        format!("{}.{}", b.full_name, bf.name),
+                    ));
+                }
+            }
+        }
+    }
+    for e in &p.enums {
+        if let (Some(a), Some(b)) = (e.old, e.new) {
+            if unchanged(&a.file, &b.file) {
+                continue;
+            }
+            elements.push((a.full_name.clone(), b.full_name.clone()));
+            for bv in &b.values {
+                if let Some(av) = a.values.iter().find(|v| v.number == bv.number) {
+                    elements.push((
+                        format!("{}.{}", a.full_name, av.name),
+                        format!("{}.{}", b.full_name, bv.name),
+                    ));
+                }
+            }
+        }
+    }
+    for s in &p.services {
+        if let (Some(a), Some(b)) = (s.old, s.new) {
+            if unchanged(&a.file, &b.file) {
+                continue;
+            }
+            elements.push((a.full_name.clone(), b.full_name.clone()));
+            for name in b.methods.keys().filter(|k| a.methods.contains_key(*k)) {
+                elements.push((
+                    format!("{}.{name}", a.full_name),
+                    format!("{}.{name}", b.full_name),
+                ));
+            }
+        }
+    }
+    for (a, b) in elements {
+        let (Some(da), Some(db)) = (old.doc(&a), new.doc(&b)) else {
+            continue;
+        };
+        if da.comment != db.comment {
+            out.push(f(
+                "COMMENT_CHANGED",
+                &b,
+                None,
+                Some(da.comment.clone()),
+                Some(db.comment.clone()),
+                Verdict::SAFE,
+                false,
+                "documentation only".into(),
+            ));
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! Enum rules: ENUM_ADDED, ENUM_REMOVED, ENUM_MOVED, ENUM_CLOSED_CHANGED, and the value
+//! rules (values paired by number; a value that kept its name under a new number is
+//! ENUM_VALUE_NUMBER_CHANGED and nothing else).
+
+use std::collections::BTreeSet;
+
+use crate::diff::Pair;
+use crate::schema::model::{Enum, EnumValue};
+
+use super::super::Finding;
+use super::super::verdict::Severity::*;
+use super::super::verdict::{Directions, Source, Verdict};
+use super::{BOTH_BREAK, Ctx, f, source_only};
+
+fn both<'a>(p: Pair<'a, Enum>) -> Option<(&'a Enum, &'a Enum)> {
+    Some((p.old?, p.new?))
+}
+
+fn value(e: &Enum, num: i32) -> Option<&EnumValue> {
+    e.values.iter().find(|v| v.number == num)
+}
+
+fn reserved(e: &Enum, x: i32) -> bool {
+    e.reserved_ranges
+        .iter()
+        .any(|(a, b)| (*a..=*b).contains(&x))
+}
+
+/// Values that kept their name under a new number: (old, new).
+fn renumbered<'a>(o: &'a Enum, n: &'a Enum) -> Vec<(&'a EnumValue, &'a EnumValue)> {
+    o.values
+        .iter()
+        .filter_map(|ov| {
+            let nv = n
+                .values
+                .iter()
+                .find(|v| v.name == ov.name && v.number != ov.number)?;
+            value(o, nv.number)
+                .is_none_or(|x| x.name != nv.name)
+                .then_some((ov, nv))
+        })
+        .collect()
+}
+
+/// Numbers on either side, less those of renumbered values: (number, old value, new value).
+fn by_number<'a>(
+    o: &'a Enum,
+    n: &'a Enum,
+) -> Vec<(i32, Option<&'a EnumValue>, Option<&'a EnumValue>)> {
+    let moved: BTreeSet<i32> = renumbered(o, n)
+        .iter()
+        .flat_map(|(a, b)| [a.number, b.number])
+        .collect();
+    let numbers: BTreeSet<i32> = o.values.iter().chain(&n.values).map(|v| v.number).collect();
+    numbers
+        .into_iter()
+        .filter(|x| !moved.contains(x))
+        .map(|x| (x, value(o, x), value(n, x)))
+        .collect()
+}
+
+fn closed_text(e: &Enum) -> String {
+    format!(
+        "enum {} ({})",
+        e.name,
+        if e.closed { "closed" } else { "open" }
+    )
+}
+
+pub(super) fn enum_added(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
+    let (None, Some(n)) = (p.old, p.new) else {
+        return vec![];
+    };
+    vec![f(
+        "ENUM_ADDED",
+        &n.full_name,
+        None,
+        None,
+        Some(format!("enum {}", n.name)),
+        Verdict::SAFE,
+        true,
+        format!("{} added", n.full_name),
+    )]
+}
+
+pub(super) fn enum_removed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
+    let (Some(o), None) = (p.old, p.new) else {
+        return vec![];
+    };
+    vec![f(
+        "ENUM_REMOVED",
+        &o.full_name,
+        None,
+        Some(format!("enum {}", o.name)),
+        None,
+        source_only(),
+        false,
+        format!("{} removed", o.full_name),
+    )]
+}
+
+pub(super) fn enum_moved(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
+    let Some((o, n)) = both(p) else { return vec![] };
+    if o.full_name != n.full_name || o.file == n.file {
+        return vec![];
+    }
+    vec![f(
+        "ENUM_MOVED",
+        &n.full_name,
+        None,
+        Some(o.file.clone()),
+        Some(n.file.clone()),
+        source_only(),
+        false,
+        format!("moved from {} to {}", o.file, n.file),
+    )]
+}
+
+pub(super) fn enum_closed_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
+    let Some((o, n)) = both(p) else { return vec![] };
+    if o.closed == n.closed {
+        return vec![];
+    }
+    let read = |w: &Enum, r: &Enum| if r.closed && !w.closed { Lossy } else { Safe };
+    let verdict = Verdict {
+        wire: Directions::of(o, n, read),
+        json: Directions::SAFE,
+        source: Source::Breaking,
+    };
+    vec![f(
+        "ENUM_CLOSED_CHANGED",
+        &n.full_name,
+        None,
+        Some(closed_text(o)),
+        Some(closed_text(n)),
+        verdict,
+        false,
+        "a closed enum drops unknown numbers into unknown fields; an open one keeps them".into(),
+    )]
+}
+
+pub(super) fn enum_value_number_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
+    let Some((o, n)) = both(p) else { return vec![] };
+    renumbered(o, n)
+        .into_iter()
+        .map(|(ov, nv)| {
+            f(
+                "ENUM_VALUE_NUMBER_CHANGED",
+                &format!("{}.{}", n.full_name, nv.name),
+                Some(i64::from(nv.number)),
+                Some(format!("{} = {}", ov.name, ov.number)),
+                Some(format!("{} = {}", nv.name, nv.number)),
+                Verdict {
+                    wire: BOTH_BREAK,
+                    ..Verdict::SAFE
+                },
+                false,
+                format!(
+                    "{} moved from {} to {}: binary data means another value",
+                    nv.name, ov.number, nv.number
+                ),
+            )
+        })
+        .collect()
+}
+
+/// A removed value; `want_reserved` selects ENUM_VALUE_REMOVED_RESERVED or ENUM_VALUE_REMOVED.
+fn removed(p: Pair<'_, Enum>, want_reserved: bool) -> Vec<Finding> {
+    let Some((o, n)) = both(p) else { return vec![] };
+    by_number(o, n)
+        .into_iter()
+        .filter_map(|(num, ov, nv)| {
+            let (ov, None) = (ov?, nv) else { return None };
+            let res = reserved(n, num);
+            (res == want_reserved).then(|| {
+                let wire_back = if o.closed || n.closed { Lossy } else if res { Safe } else { Hazard };
+                let rule = if res { "ENUM_VALUE_REMOVED_RESERVED" } else { "ENUM_VALUE_REMOVED" };
+                f(rule, &format!("{}.{}", o.full_name, ov.name), Some(i64::from(num)), Some(format!("{} = {num}", ov.name)), None,
+                    Verdict { wire: Directions { backward: wire_back, forward: Safe }, json: Directions { backward: Breaking, forward: Safe }, source: Source::Breaking }, false,
+                    format!("{} removed{}: old data with it reads as an unknown number; old JSON with its name is rejected",
+                        ov.name, if res { " (number reserved)" } else { " without reserving its number" }))
+            })
+        })
+        .collect()
+}
+
+pub(super) fn enum_value_removed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
+    removed(p, false)
+}
+
+pub(super) fn enum_value_removed_reserved(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
+    removed(p, true)
+}
+
+/// Values only in the new version.
+fn added<'a>(o: &'a Enum, n: &'a Enum) -> Vec<(i32, &'a EnumValue)> {
+    by_number(o, n)
+        .into_iter()
+        .filter_map(|(num, ov, nv)| {
+            if ov.is_none() {
+                nv.map(|v| (num, v))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+pub(super) fn enum_value_added(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
+    let Some((o, n)) = both(p) else { return vec![] };
+    let wire_fwd = if o.closed { Lossy } else { Hazard };
+    added(o, n)
+        .into_iter()
+        .map(|(num, nv)| {
+            f(
+                "ENUM_VALUE_ADDED",
+                &format!("{}.{}", n.full_name, nv.name),
+                Some(i64::from(num)),
+                None,
+                Some(format!("{} = {num}", nv.name)),
+                Verdict {
+                    wire: Directions {
+                        backward: Safe,
+                        forward: wire_fwd,
+                    },
+                    json: Directions {
+                        backward: Safe,
+                        forward: Hazard,
+                    },
+                    source: Source::Safe,
+                },
+                true,
+                format!("{} added: old readers see an unknown value", nv.name),
+            )
+        })
+        .collect()
+}
+
+pub(super) fn enum_reserved_reused(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
+    let Some((o, n)) = both(p) else { return vec![] };
+    added(o, n)
+        .into_iter()
+        .filter(|(num, nv)| reserved(o, *num) || o.reserved_names.contains(&nv.name))
+        .map(|(num, nv)| f("ENUM_RESERVED_REUSED", &format!("{}.{}", n.full_name, nv.name), Some(i64::from(num)), None, Some(format!("{} = {num}", nv.name)),
+            Verdict { wire: Directions { backward: Breaking, forward: Hazard }, json: Directions { backward: Breaking, forward: Hazard }, source: Source::Safe }, false,
+            format!("{} uses a reserved number or name: data from before the reservation means something else", nv.name)))
+        .collect()
+}
+
+pub(super) fn enum_value_renamed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
+    let Some((o, n)) = both(p) else { return vec![] };
+    by_number(o, n)
+        .into_iter()
+        .filter_map(|(num, ov, nv)| {
+            let (ov, nv) = (ov?, nv?);
+            (ov.name != nv.name).then(|| {
+                f(
+                    "ENUM_VALUE_RENAMED",
+                    &format!("{}.{}", n.full_name, nv.name),
+                    Some(i64::from(num)),
+                    Some(format!("{} = {num}", ov.name)),
+                    Some(format!("{} = {num}", nv.name)),
+                    Verdict {
+                        wire: Directions::SAFE,
+                        json: BOTH_BREAK,
+                        source: Source::Breaking,
+                    },
+                    false,
+                    format!(
+                        "{} renamed to {}: binary unchanged; JSON uses the name",
+                        ov.name, nv.name
+                    ),
+                )
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,129 @@
+//! File rules: FILE_ADDED, FILE_REMOVED, PACKAGE_CHANGED, SYNTAX_CHANGED, FILE_OPTION_CHANGED.
+
+use std::collections::BTreeSet;
+
+use crate::diff::Pair;
+use crate::schema::model::File;
+
+use super::super::Finding;
+use super::super::verdict::Severity::*;
+use super::super::verdict::{Directions, Verdict};
+use super::{Ctx, f, source_only};
+
+/// File options that change generated code.
+const CODEGEN_OPTIONS: &[&str] = &[
+    "go_package",
+    "java_package",
+    "java_outer_classname",
+    "java_multiple_files",
+    "csharp_namespace",
+    "objc_class_prefix",
+    "php_namespace",
+    "php_metadata_namespace",
+    "ruby_package",
+    "swift_prefix",
+    "optimize_for",
+    "cc_enable_arenas",
+];
+
+pub(super) fn file_added(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
+    let (None, Some(n)) = (p.old, p.new) else {
+        return vec![];
+    };
+    vec![f(
+        "FILE_ADDED",
+        &n.name,
+        None,
+        None,
+        Some(n.name.clone()),
+        Verdict::SAFE,
+        true,
+        format!("{} added", n.name),
+    )]
+}
+
+pub(super) fn file_removed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
+    let (Some(o), None) = (p.old, p.new) else {
+        return vec![];
+    };
+    vec![f(
+        "FILE_REMOVED",
+        &o.name,
+        None,
+        Some(o.name.clone()),
+        None,
+        source_only(),
+        false,
+        format!("{} removed: code importing it no longer builds", o.name),
+    )]
+}
+
+pub(super) fn package_changed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
+    let (Some(o), Some(n)) = (p.old, p.new) else {
+        return vec![];
+    };
+    if o.package == n.package {
+        return vec![];
+    }
+    vec![f(
+        "PACKAGE_CHANGED",
+        &n.name,
+        None,
+        Some(format!("package {}", o.package)),
+        Some(format!("package {}", n.package)),
+        source_only(),
+        false,
+        "every type in the file has a new full name: generated code moves, Any type URLs change"
+            .into(),
+    )]
+}
+
+pub(super) fn syntax_changed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
+    let (Some(o), Some(n)) = (p.old, p.new) else {
+        return vec![];
+    };
+    if o.syntax == n.syntax {
+        return vec![];
+    }
+    let verdict = Verdict {
+        wire: Directions {
+            backward: Hazard,
+            forward: Hazard,
+        },
+        ..source_only()
+    };
+    vec![f("SYNTAX_CHANGED", &n.name, None, Some(o.syntax.clone()), Some(n.syntax.clone()), verdict, false,
+        "presence, enum closedness, packing and UTF-8 checks follow the syntax; see the field changes".into())]
+}
+
+pub(super) fn file_option_changed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
+    let (Some(o), Some(n)) = (p.old, p.new) else {
+        return vec![];
+    };
+    let keys: BTreeSet<&String> = o.options.keys().chain(n.options.keys()).collect();
+    keys.into_iter()
+        .filter(|k| o.options.get(*k) != n.options.get(*k))
+        .map(|k| {
+            let codegen = CODEGEN_OPTIONS.contains(&k.as_str());
+            let verdict = if codegen {
+                source_only()
+            } else {
+                Verdict::SAFE
+            };
+            f(
+                "FILE_OPTION_CHANGED",
+                &n.name,
+                None,
+                o.options.get(k).map(|v| format!("option {k} = {v}")),
+                n.options.get(k).map(|v| format!("option {k} = {v}")),
+                verdict,
+                false,
+                if codegen {
+                    format!("{k} decides where generated code lives")
+                } else {
+                    format!("{k} does not change the encoding")
+                },
+            )
+        })
+        .collect()
+}

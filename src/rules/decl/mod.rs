@@ -1,0 +1,126 @@
+//! Rules on declarations — files, messages (with oneofs and reservations), enums and their
+//! values, services and rpcs, comments — one small function per rule, listed per element
+//! kind in a table. Each function looks at one old/new pair and returns what it finds.
+
+mod comment;
+mod enums;
+mod file;
+mod message;
+mod service;
+
+use crate::diff::{Pair, Pairing};
+use crate::schema::Schema;
+use crate::schema::model::{Content, Enum, File, Message, Service};
+
+use super::Finding;
+use super::verdict::Severity::*;
+use super::verdict::{Directions, Source, Verdict};
+
+/// The two schemas a rule may look into (for structural comparison).
+pub(super) struct Ctx<'a> {
+    pub old: &'a Content,
+    pub new: &'a Content,
+}
+
+/// A rule over one pair of declarations of kind `T`.
+pub(super) type Rule<T> = fn(&Ctx<'_>, Pair<'_, T>) -> Vec<Finding>;
+
+const FILE_RULES: &[Rule<File>] = &[
+    file::file_added,
+    file::file_removed,
+    file::package_changed,
+    file::syntax_changed,
+    file::file_option_changed,
+];
+
+const MESSAGE_RULES: &[Rule<Message>] = &[
+    message::message_added,
+    message::message_removed,
+    message::message_renamed,
+    message::message_moved,
+    message::message_option_changed,
+    message::oneof_renamed,
+    message::oneof_removed,
+    message::oneof_added,
+    message::reserved_range_removed,
+    message::reserved_name_removed,
+];
+
+const ENUM_RULES: &[Rule<Enum>] = &[
+    enums::enum_added,
+    enums::enum_removed,
+    enums::enum_moved,
+    enums::enum_closed_changed,
+    enums::enum_value_number_changed,
+    enums::enum_value_removed,
+    enums::enum_value_removed_reserved,
+    enums::enum_value_added,
+    enums::enum_reserved_reused,
+    enums::enum_value_renamed,
+];
+
+const SERVICE_RULES: &[Rule<Service>] = &[
+    service::service_added,
+    service::service_removed,
+    service::rpc_added,
+    service::rpc_removed,
+    service::rpc_input_changed,
+    service::rpc_output_changed,
+    service::rpc_streaming_changed,
+];
+
+const BOTH_BREAK: Directions = Directions {
+    backward: Breaking,
+    forward: Breaking,
+};
+
+#[allow(clippy::too_many_arguments)] // a plain constructor: one argument per field
+fn f(
+    rule: &'static str,
+    element: &str,
+    number: Option<i64>,
+    old: Option<String>,
+    new: Option<String>,
+    verdict: Verdict,
+    additive: bool,
+    message: String,
+) -> Finding {
+    Finding {
+        rule,
+        element: element.to_string(),
+        number,
+        old,
+        new,
+        verdict,
+        additive,
+        message,
+    }
+}
+
+/// Only generated code breaks.
+fn source_only() -> Verdict {
+    Verdict {
+        source: Source::Breaking,
+        ..Verdict::SAFE
+    }
+}
+
+fn run<T>(ctx: &Ctx<'_>, pairs: &[Pair<'_, T>], rules: &[Rule<T>], out: &mut Vec<Finding>) {
+    for pair in pairs {
+        for rule in rules {
+            out.extend(rule(ctx, *pair));
+        }
+    }
+}
+
+pub(super) fn check(p: &Pairing<'_>, old: &Schema, new: &Schema, out: &mut Vec<Finding>) {
+    let ctx = Ctx {
+        old: p.old,
+        new: p.new,
+    };
+    run(&ctx, &p.files, FILE_RULES, out);
+    run(&ctx, &p.messages, MESSAGE_RULES, out);
+    run(&ctx, &p.enums, ENUM_RULES, out);
+    run(&ctx, &p.services, SERVICE_RULES, out);
+    comment::comment_changed(p, old, new, out);
+}

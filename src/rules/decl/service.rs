@@ -1,0 +1,211 @@
+//! Service rules: SERVICE_ADDED, SERVICE_REMOVED and the RPC_* rules (methods by name).
+
+use std::collections::BTreeSet;
+
+use crate::diff::{Pair, same_shape};
+use crate::schema::model::{Method, Service};
+
+use super::super::Finding;
+use super::super::verdict::Severity::*;
+use super::super::verdict::{Directions, Source, Verdict};
+use super::{BOTH_BREAK, Ctx, f};
+
+fn sig(m: &Method) -> String {
+    let stream = |b: bool| if b { "stream " } else { "" };
+    format!(
+        "rpc {}({}{}) returns ({}{})",
+        m.name,
+        stream(m.client_streaming),
+        m.input,
+        stream(m.server_streaming),
+        m.output
+    )
+}
+
+/// Methods by name over a pair of services present on both sides.
+fn methods<'a>(p: Pair<'a, Service>) -> Vec<(String, Option<&'a Method>, Option<&'a Method>)> {
+    let (Some(o), Some(n)) = (p.old, p.new) else {
+        return vec![];
+    };
+    let names: BTreeSet<&String> = o.methods.keys().chain(n.methods.keys()).collect();
+    names
+        .into_iter()
+        .map(|name| {
+            (
+                format!("{}.{name}", n.full_name),
+                o.methods.get(name),
+                n.methods.get(name),
+            )
+        })
+        .collect()
+}
+
+/// Calls that a server of the reading side cannot serve fail with UNIMPLEMENTED.
+const UNSERVED_BACKWARD: Directions = Directions {
+    backward: Breaking,
+    forward: Safe,
+};
+
+pub(super) fn service_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
+    let (None, Some(n)) = (p.old, p.new) else {
+        return vec![];
+    };
+    vec![f(
+        "SERVICE_ADDED",
+        &n.full_name,
+        None,
+        None,
+        Some(format!("service {}", n.name)),
+        Verdict::SAFE,
+        true,
+        format!("{} added", n.full_name),
+    )]
+}
+
+pub(super) fn service_removed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
+    let (Some(o), None) = (p.old, p.new) else {
+        return vec![];
+    };
+    vec![f(
+        "SERVICE_REMOVED",
+        &o.full_name,
+        None,
+        Some(format!("service {}", o.name)),
+        None,
+        Verdict {
+            wire: UNSERVED_BACKWARD,
+            json: UNSERVED_BACKWARD,
+            source: Source::Breaking,
+        },
+        false,
+        format!("{} removed: its calls fail with UNIMPLEMENTED", o.full_name),
+    )]
+}
+
+pub(super) fn rpc_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
+    let hazard = Directions {
+        backward: Safe,
+        forward: Hazard,
+    };
+    methods(p)
+        .into_iter()
+        .filter_map(|(elem, a, b)| match (a, b) {
+            (None, Some(m)) => Some(f(
+                "RPC_ADDED",
+                &elem,
+                None,
+                None,
+                Some(sig(m)),
+                Verdict {
+                    wire: hazard,
+                    json: hazard,
+                    source: Source::Safe,
+                },
+                true,
+                format!("{} added: old servers answer UNIMPLEMENTED", m.name),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+pub(super) fn rpc_removed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
+    methods(p)
+        .into_iter()
+        .filter_map(|(elem, a, b)| match (a, b) {
+            (Some(m), None) => Some(f(
+                "RPC_REMOVED",
+                &elem,
+                None,
+                Some(sig(m)),
+                None,
+                Verdict {
+                    wire: UNSERVED_BACKWARD,
+                    json: UNSERVED_BACKWARD,
+                    source: Source::Breaking,
+                },
+                false,
+                format!(
+                    "{} removed: old clients' calls fail with UNIMPLEMENTED",
+                    m.name
+                ),
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A changed request or response type: safe only when both have the same structure.
+fn type_changed(
+    ctx: &Ctx<'_>,
+    p: Pair<'_, Service>,
+    rule: &'static str,
+    pick: fn(&Method) -> &String,
+) -> Vec<Finding> {
+    methods(p)
+        .into_iter()
+        .filter_map(|(elem, a, b)| {
+            let (a, b) = (a?, b?);
+            let (x, y) = (pick(a), pick(b));
+            (x != y).then(|| {
+                let same = same_shape(ctx.old, x, ctx.new, y);
+                let d = if same { Directions::SAFE } else { BOTH_BREAK };
+                f(
+                    rule,
+                    &elem,
+                    None,
+                    Some(sig(a)),
+                    Some(sig(b)),
+                    Verdict {
+                        wire: d,
+                        json: d,
+                        source: Source::Breaking,
+                    },
+                    false,
+                    format!(
+                        "{x} -> {y}: {}",
+                        if same {
+                            "the same structure under another name"
+                        } else {
+                            "a different structure"
+                        }
+                    ),
+                )
+            })
+        })
+        .collect()
+}
+
+pub(super) fn rpc_input_changed(ctx: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
+    type_changed(ctx, p, "RPC_INPUT_CHANGED", |m| &m.input)
+}
+
+pub(super) fn rpc_output_changed(ctx: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
+    type_changed(ctx, p, "RPC_OUTPUT_CHANGED", |m| &m.output)
+}
+
+pub(super) fn rpc_streaming_changed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
+    methods(p)
+        .into_iter()
+        .filter_map(|(elem, a, b)| {
+            let (a, b) = (a?, b?);
+            (a.client_streaming != b.client_streaming || a.server_streaming != b.server_streaming)
+                .then(|| {
+                    f(
+                        "RPC_STREAMING_CHANGED",
+                        &elem,
+                        None,
+                        Some(sig(a)),
+                        Some(sig(b)),
+                        Verdict {
+                            wire: BOTH_BREAK,
+                            json: BOTH_BREAK,
+                            source: Source::Breaking,
+                        },
+                        false,
+                        "streaming and unary calls are different protocols".into(),
+                    )
+                })
+        })
+        .collect()
+}
