@@ -22,6 +22,7 @@ fn demo_log_json_keeps_its_contract() {
     for v in versions {
         for key in [
             "name",
+            "version",
             "semver",
             "commit",
             "date",

@@ -40,6 +40,10 @@ pub struct Change {
     pub bump: Bump,
     /// One line: why this verdict.
     pub message: String,
+    /// Set when a configured or inline ignore covers this change: why it is ignored. An
+    /// ignored change is still listed, but counts toward no bump, policy or gate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ignored: Option<String>,
 }
 
 /// What a rule function returns; the engine adds where.
@@ -170,6 +174,7 @@ pub fn check(pairing: &Pairing<'_>, old: &Schema, new: &Schema) -> Vec<Change> {
                 bump: f.verdict.bump(f.additive),
                 verdict: f.verdict,
                 message: f.message,
+                ignored: None,
             }
         })
         .collect();
@@ -194,7 +199,12 @@ fn location_key(loc: &Option<String>) -> (bool, &str, u32) {
     }
 }
 
-/// The bump a set of changes requires.
+/// The bump a set of changes requires (ignored changes do not count).
 pub fn required_bump(changes: &[Change]) -> Bump {
-    changes.iter().map(|c| c.bump).max().unwrap_or(Bump::None)
+    changes
+        .iter()
+        .filter(|c| c.ignored.is_none())
+        .map(|c| c.bump)
+        .max()
+        .unwrap_or(Bump::None)
 }
