@@ -147,3 +147,44 @@ fn a_map_whose_value_changes_reports_the_value_only() {
         changes[0].message
     );
 }
+
+/// A field whose message type was renamed to a type that differs only in a field name (as
+/// opentelemetry's InstrumentationLibraryLogs became ScopeLogs): compared field by field, the
+/// binary encoding is the same and only JSON (and generated code) break.
+#[test]
+fn a_renamed_message_type_is_judged_field_by_field() {
+    let compile_one = |text: &str| {
+        let out = Cache::new().compile(&[SourceRef {
+            path: "m.proto",
+            blob: text,
+            text: Ok(text),
+        }]);
+        assert_eq!(out.status, Status::Complete, "{:?}", out.diagnostics);
+        (*out.schema).clone()
+    };
+    let old = compile_one(
+        "syntax = \"proto3\";\npackage fx;\nmessage Lib { string name = 1; }\nmessage LibLogs { Lib library = 1; repeated string lines = 2; LibLogs next = 3; }\nmessage Root { repeated LibLogs logs = 2; }\n",
+    );
+    let new = compile_one(
+        "syntax = \"proto3\";\npackage fx;\nmessage Scope { string name = 1; }\nmessage ScopeLogs { Scope scope = 1; repeated string lines = 2; ScopeLogs next = 3; }\nmessage Root { repeated ScopeLogs logs = 2; }\n",
+    );
+    let changes = check(&pair_whole(&old.content, &new.content), &old, &new);
+    let c = changes
+        .iter()
+        .find(|c| c.rule == "FIELD_MESSAGE_TYPE_CHANGED" && c.element == "fx.Root.logs")
+        .unwrap_or_else(|| panic!("{changes:#?}"));
+    assert_eq!(c.verdict.wire.backward, protolapse::rules::Severity::Safe);
+    assert_eq!(c.verdict.wire.forward, protolapse::rules::Severity::Safe);
+    assert_eq!(c.verdict.json.backward, protolapse::rules::Severity::Breaking);
+    assert!(c.message.contains("FIELD_RENAMED"), "{}", c.message);
+    // A real difference inside the renamed type still breaks the wire.
+    let worse = compile_one(
+        "syntax = \"proto3\";\npackage fx;\nmessage Scope { int64 name = 1; }\nmessage ScopeLogs { Scope scope = 1; repeated string lines = 2; ScopeLogs next = 3; }\nmessage Root { repeated ScopeLogs logs = 2; }\n",
+    );
+    let changes = check(&pair_whole(&old.content, &worse.content), &old, &worse);
+    let c = changes
+        .iter()
+        .find(|c| c.rule == "FIELD_MESSAGE_TYPE_CHANGED" && c.element == "fx.Root.logs")
+        .unwrap_or_else(|| panic!("{changes:#?}"));
+    assert_eq!(c.verdict.wire.backward, protolapse::rules::Severity::Breaking);
+}

@@ -217,6 +217,13 @@ pub fn to_text(
 ) -> String {
     let has_policy = policy.is_some();
     let json = to_json(project, root, analysis, policy);
+    let ch_w = json
+        .versions
+        .iter()
+        .map(|v| changes_cell(v).len())
+        .max()
+        .unwrap_or(0)
+        .max(7);
     let name_w = json
         .versions
         .iter()
@@ -232,7 +239,7 @@ pub fn to_text(
     let mut out = String::new();
     let policy_head = if has_policy { "POLICY  " } else { "" };
     out.push_str(&format!(
-        "{:<name_w$}  {:<10}  {:<7}  {:<13}  {:>5}  {:>4}  {:<8}  {:<5}  {:<8}  {:<9}  {:<11}  {policy_head}{}\n",
+        "{:<name_w$}  {:<10}  {:<7}  {:<13}  {:>5}  {:>4}  {:<8}  {:<5}  {:<8}  {:<9}  {:<ch_w$}  {policy_head}{}\n",
         "VERSION",
         "DATE",
         "COMMIT",
@@ -285,21 +292,7 @@ pub fn to_text(
             SemverVerdict::LargerThanNeeded => "larger",
             SemverVerdict::None => "-",
         };
-        let ignored = if v.changes.ignored > 0 {
-            format!(" +{}i", v.changes.ignored)
-        } else {
-            String::new()
-        };
-        let changes = if v.previous.is_none() {
-            "-".to_string()
-        } else if v.changes.total() == 0 {
-            format!("none{ignored}")
-        } else {
-            format!(
-                "{}/{}/{}/{}{ignored}",
-                v.changes.breaking, v.changes.lossy, v.changes.hazard, v.changes.safe
-            )
-        };
+        let changes = changes_cell(v);
         let policy_cell = match &v.policy {
             Some(p) if p.pass && p.warnings > 0 => {
                 format!("{:<8}", format!("pass({})", p.warnings))
@@ -311,7 +304,7 @@ pub fn to_text(
         };
         let bump = |b: Option<Bump>| b.map_or("-", Bump::as_str);
         out.push_str(&format!(
-            "{:<name_w$}  {:<10}  {:<7}  {:<13}  {:>5}  {:>4}  {:<8}  {:<5}  {:<8}  {:<9}  {:<11}  {policy_cell}{}\n",
+            "{:<name_w$}  {:<10}  {:<7}  {:<13}  {:>5}  {:>4}  {:<8}  {:<5}  {:<8}  {:<9}  {:<ch_w$}  {policy_cell}{}\n",
             sanitize::line(v.name),
             v.date,
             v.commit.get(..7).unwrap_or(v.commit),
@@ -433,6 +426,25 @@ pub fn to_text(
     }
     out.push_str("CHANGES: breaking/lossy/hazard/safe since the previous relevant version (+Ni: ignored or not judged)\n");
     out
+}
+
+/// The CHANGES cell: breaking/lossy/hazard/safe, and how many are ignored.
+fn changes_cell(v: &VersionJson<'_>) -> String {
+    let ignored = if v.changes.ignored > 0 {
+        format!(" +{}i", v.changes.ignored)
+    } else {
+        String::new()
+    };
+    if v.previous.is_none() {
+        "-".to_string()
+    } else if v.changes.total() == 0 {
+        format!("none{ignored}")
+    } else {
+        format!(
+            "{}/{}/{}/{}{ignored}",
+            v.changes.breaking, v.changes.lossy, v.changes.hazard, v.changes.safe
+        )
+    }
 }
 
 fn list(names: &[String]) -> String {

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::diff::{Pair, same_shape};
+use crate::diff::Pair;
 use crate::schema::model::{Method, Service};
 
 use super::super::Finding;
@@ -148,8 +148,7 @@ fn type_changed(
             let (a, b) = (a?, b?);
             let (x, y) = (pick(a), pick(b));
             (x != y).then(|| {
-                let same = same_shape(ctx.old, x, ctx.new, y);
-                let d = if same { Directions::SAFE } else { BOTH_BREAK };
+                let s = crate::rules::field::structural(ctx.old, x, ctx.new, y);
                 f(
                     rule,
                     &elem,
@@ -157,19 +156,12 @@ fn type_changed(
                     Some(sig(a)),
                     Some(sig(b)),
                     Verdict {
-                        wire: d,
-                        json: d,
+                        wire: s.wire,
+                        json: s.json,
                         source: Source::Breaking,
                     },
                     false,
-                    format!(
-                        "{x} -> {y}: {}",
-                        if same {
-                            "the same structure under another name"
-                        } else {
-                            "a different structure"
-                        }
-                    ),
+                    format!("{x} -> {y}: {}", s.why),
                 )
             })
         })
