@@ -151,7 +151,6 @@ pub fn check(
         p.check_versions(versions)?;
     }
     let cmp = Comparer::new(project, root.clone(), settings.ignores.clone());
-    let hazards = policy::hazards::find(versions, root.as_deref());
     let report = gate::run(
         &cmp,
         &gate::GateInput {
@@ -160,7 +159,6 @@ pub fn check(
             version: version.as_ref(),
             policy: &policy,
             settings: &settings,
-            hazards: &hazards,
         },
     );
     let text = match out {

@@ -175,7 +175,10 @@ fn a_renamed_message_type_is_judged_field_by_field() {
         .unwrap_or_else(|| panic!("{changes:#?}"));
     assert_eq!(c.verdict.wire.backward, protolapse::rules::Severity::Safe);
     assert_eq!(c.verdict.wire.forward, protolapse::rules::Severity::Safe);
-    assert_eq!(c.verdict.json.backward, protolapse::rules::Severity::Breaking);
+    assert_eq!(
+        c.verdict.json.backward,
+        protolapse::rules::Severity::Breaking
+    );
     assert!(c.message.contains("FIELD_RENAMED"), "{}", c.message);
     // A real difference inside the renamed type still breaks the wire.
     let worse = compile_one(
@@ -186,5 +189,8 @@ fn a_renamed_message_type_is_judged_field_by_field() {
         .iter()
         .find(|c| c.rule == "FIELD_MESSAGE_TYPE_CHANGED" && c.element == "fx.Root.logs")
         .unwrap_or_else(|| panic!("{changes:#?}"));
-    assert_eq!(c.verdict.wire.backward, protolapse::rules::Severity::Breaking);
+    assert_eq!(
+        c.verdict.wire.backward,
+        protolapse::rules::Severity::Breaking
+    );
 }

@@ -12,7 +12,7 @@ use crate::rules::{self, Bump, Change, Severity};
 
 use super::registry::{self, Direction, Level, Policy};
 use super::semver::{self as sv, SemverCheck, SemverVerdict};
-use super::{Comparer, Counts, Hazard, Settings, buffrs};
+use super::{Comparer, Counts, Settings, buffrs, hazards};
 
 /// Errors fail the gate; warnings do not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -72,7 +72,6 @@ pub struct GateInput<'a> {
     pub version: Option<&'a semver::Version>,
     pub policy: &'a Policy,
     pub settings: &'a Settings,
-    pub hazards: &'a [Hazard],
 }
 
 /// The base for a subject: the previous relevant version of `version` among the tags, or
@@ -226,12 +225,10 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
                 location: None,
                 repo_location: None,
                 message: format!(
-                    "{x} is a {} bump from {}, but its changes require {}{first}{more}",
-                    sv::actual_bump(base_v, x).as_str(),
+                    "{x}: {reason} (from {}){first}{more}",
                     versions[input.base].version.name,
-                    required.as_str()
                 ),
-                why: Some(reason.clone()),
+                why: None,
                 fix: format!(
                     "publish it as {} instead, or make the changes compatible",
                     next_version(base_v, required, s.pre1)
@@ -279,8 +276,24 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
             deciding,
         });
     }
-    // History-wide hazards that show in the subject.
-    for h in input.hazards.iter().filter(|h| h.at == input.subject) {
+    // History-wide hazards that show in the subject, placed after the base and the tags
+    // before it (where it will be published), not after everything loaded.
+    let sequence: Vec<Loaded> = earlier
+        .iter()
+        .map(|&j| versions[j].clone())
+        .chain(std::iter::once(versions[input.subject].clone()))
+        .collect();
+    let last = sequence.len() - 1;
+    for h in hazards::find(&sequence, cmp.root())
+        .iter()
+        .filter(|h| h.at == last)
+    {
+        let subject = &versions[input.subject];
+        let location = subject
+            .compiled
+            .schema
+            .doc(&h.element)
+            .map(|d| format!("{}:{}", d.file, d.line));
         findings.push(Finding {
             severity: if s.strict {
                 Outcome::Error
@@ -289,8 +302,8 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
             },
             rule: format!("HAZARD_{}", h.kind.as_str().to_ascii_uppercase()),
             element: h.element.clone(),
-            location: None,
-            repo_location: None,
+            repo_location: location.as_deref().and_then(|l| repo_location(subject, l)),
+            location,
             message: h.message.clone(),
             why: Some(format!("history: {}", h.versions.join(" -> "))),
             fix: match h.kind {
