@@ -126,7 +126,6 @@ fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec
 
 fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
     let reserved_number = reserved(nm, of.number);
-    let name_reserved = nm.reserved_names.contains(&of.name);
     let required = of.presence == Presence::Required;
     let forward = if required { Breaking } else { Safe };
     let (rule, wire_back, message) = if reserved_number {
@@ -161,8 +160,11 @@ fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
                 backward: wire_back,
                 forward,
             },
+            // Old JSON carries the key, which the new reader does not know: rejected unless
+            // it ignores unknown fields, as for an added field read by an old reader. A
+            // reserved name does not help: JSON parsers do not look at reservations.
             Directions {
-                backward: if name_reserved { Safe } else { Breaking },
+                backward: Hazard,
                 forward,
             },
             Source::Breaking,

@@ -40,10 +40,19 @@ fn methods<'a>(p: Pair<'a, Service>) -> Vec<(String, Option<&'a Method>, Option<
         .collect()
 }
 
-/// Calls that a server of the reading side cannot serve fail with UNIMPLEMENTED.
+/// A call to a method that the server's schema does not declare fails cleanly with
+/// UNIMPLEMENTED: nothing is misread, and whether it happens depends on rollout order
+/// (servers before clients when adding, clients before servers when removing). The same
+/// hazard whichever version lacks the method, so an addition and a removal mirror each other.
 const UNSERVED_BACKWARD: Directions = Directions {
-    backward: Breaking,
+    backward: Hazard,
     forward: Safe,
+};
+
+/// The same, for new clients calling old servers.
+const UNSERVED_FORWARD: Directions = Directions {
+    backward: Safe,
+    forward: Hazard,
 };
 
 pub(super) fn service_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
@@ -56,9 +65,16 @@ pub(super) fn service_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
         None,
         None,
         Some(format!("service {}", n.name)),
-        Verdict::SAFE,
+        Verdict {
+            wire: UNSERVED_FORWARD,
+            json: UNSERVED_FORWARD,
+            source: Source::Safe,
+        },
         true,
-        format!("{} added", n.full_name),
+        format!(
+            "{} added: old servers answer its calls with UNIMPLEMENTED",
+            n.full_name
+        ),
     )]
 }
 
@@ -83,10 +99,6 @@ pub(super) fn service_removed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding>
 }
 
 pub(super) fn rpc_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
-    let hazard = Directions {
-        backward: Safe,
-        forward: Hazard,
-    };
     methods(p)
         .into_iter()
         .filter_map(|(elem, a, b)| match (a, b) {
@@ -97,8 +109,8 @@ pub(super) fn rpc_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
                 None,
                 Some(sig(m)),
                 Verdict {
-                    wire: hazard,
-                    json: hazard,
+                    wire: UNSERVED_FORWARD,
+                    json: UNSERVED_FORWARD,
                     source: Source::Safe,
                 },
                 true,
