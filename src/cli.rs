@@ -268,26 +268,15 @@ pub fn run(cli: Cli) -> Result<()> {
             print(&text)
         }
         Some(Command::Explain { rule, list }) => {
-            use protolapse::rules::{self, RULES};
+            use protolapse::rules::RULES;
             if list {
-                let w = RULES.iter().map(|r| r.id.len()).max().unwrap_or(0);
-                let mut out = String::new();
-                for r in RULES {
-                    out.push_str(&format!("{:<w$}  {}\n", r.id, r.summary));
-                }
-                return print(&out);
+                return print(&report::explain::list());
             }
             let given = rule.unwrap_or_default();
             let id = given.to_uppercase().replace('-', "_");
-            match (rules::rule(&id), rules::page(&id)) {
-                (Some(r), Some(page)) => {
-                    let buf = if r.buf.is_empty() { "none" } else { r.buf };
-                    print(&format!(
-                        "{page}\n(rule {}: {}; nearest buf rule: {buf})\n",
-                        r.id, r.summary
-                    ))
-                }
-                _ => {
+            match report::explain::explain(&id) {
+                Some(text) => print(&text),
+                None => {
                     let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
                     let close = graph::closest(&ids, &id, 3);
                     bail!(

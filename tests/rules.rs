@@ -291,3 +291,33 @@ fn every_rule_has_a_page_and_every_page_a_rule() {
         );
     }
 }
+
+#[test]
+fn every_page_prints_the_verdict_computed_on_its_fixture() {
+    for r in RULES {
+        let e = protolapse::rules::examples::example(r.id)
+            .unwrap_or_else(|err| panic!("{}: {err}", r.id));
+        assert!(!e.changes.is_empty() && e.changes.iter().all(|c| c.rule == r.id));
+        let text = protolapse::report::explain::explain(r.id).unwrap();
+        let (page, computed) = text
+            .split_once("## What protolapse computes for this example")
+            .unwrap_or_else(|| panic!("{}: no computed section", r.id));
+        assert!(page.starts_with(&format!("# {}\n", r.id)));
+        let c = &e.changes[0];
+        let grid = format!(
+            "  wire    {:<10}{}\n  json    {:<10}{}\n",
+            c.verdict.wire.backward.as_str(),
+            c.verdict.wire.forward.as_str(),
+            c.verdict.json.backward.as_str(),
+            c.verdict.json.forward.as_str()
+        );
+        assert!(computed.contains(&grid), "{}: no grid in\n{computed}", r.id);
+        assert!(
+            computed.contains(&format!("  bump    {}\n", c.bump.as_str())),
+            "{}",
+            r.id
+        );
+        assert!(computed.contains(&c.message), "{}", r.id);
+    }
+    assert!(protolapse::report::explain::explain("NO_SUCH_RULE").is_none());
+}

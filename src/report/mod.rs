@@ -4,5 +4,6 @@
 //! May import: `load`, `history`, `schema`, `diff`, `rules`, `sanitize`. Knows no terminal.
 
 pub mod diff;
+pub mod explain;
 pub mod graph;
 pub mod log;

@@ -5,6 +5,7 @@
 //! May import: `diff`, `schema`. Knows no terminal and no git.
 
 mod decl;
+pub mod examples;
 mod field;
 pub mod types;
 pub mod verdict;
