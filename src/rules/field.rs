@@ -355,11 +355,23 @@ fn field_map_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
         }
         _ => false,
     };
-    let wire = if same { Directions::SAFE } else { BOTH_BREAK };
+    // A map reader of repeated entries keeps the last entry of each key (and no order).
+    let read = |w: &F<'_>, r: &F<'_>| {
+        if r.f.map.is_some() && w.f.map.is_none() {
+            Lossy
+        } else {
+            Safe
+        }
+    };
+    let wire = if same {
+        Directions::of(o, n, read)
+    } else {
+        BOTH_BREAK
+    };
     vec![(
         v(wire, BOTH_BREAK, Source::Breaking),
         if same {
-            "a map is a repeated key/value entry on the wire; JSON has an object for one and an array for the other".into()
+            "a map is a repeated key/value entry on the wire, but a map reader keeps only the last entry of a repeated key; JSON has an object for one and an array for the other".into()
         } else {
             "map and repeated field of another shape".into()
         },
@@ -520,10 +532,17 @@ fn field_oneof_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
         return vec![];
     }
     let d = Directions::of(o, n, oneof_read);
+    // In JSON a reader does not keep the last member: it rejects an object that sets two
+    // members of one oneof.
+    let strict = |s: Severity| if s == Lossy { Breaking } else { s };
+    let json = Directions {
+        backward: strict(d.backward),
+        forward: strict(d.forward),
+    };
     vec![(
-        v(d, d, Source::Breaking),
+        v(d, json, Source::Breaking),
         format!(
-            "oneof {} -> {}: a reader's oneof keeps only the last member set",
+            "oneof {} -> {}: a reader's oneof keeps only the last member set on the wire, and rejects JSON that sets several",
             o.f.oneof.as_deref().unwrap_or("(none)"),
             n.f.oneof.as_deref().unwrap_or("(none)")
         ),

@@ -122,9 +122,11 @@ pub(super) fn enum_closed_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding
         return vec![];
     }
     let read = |w: &Enum, r: &Enum| if r.closed && !w.closed { Lossy } else { Safe };
+    // An open writer prints a value it has no name for as a number (`{"level": 2}`); a
+    // closed reader's JSON parser drops it like the binary one (C++) or rejects it (Python).
     let verdict = Verdict {
         wire: Directions::of(o, n, read),
-        json: Directions::SAFE,
+        json: Directions::of(o, n, read),
         source: Source::Breaking,
     };
     vec![f(
