@@ -321,3 +321,90 @@ fn every_page_prints_the_verdict_computed_on_its_fixture() {
     }
     assert!(protolapse::report::explain::explain("NO_SUCH_RULE").is_none());
 }
+
+/// A page's `## Example values` walks through the rule's fixture with real bytes and JSON,
+/// and states the verdict of each cell as `wire backward: breaking`, `json forward: safe`...:
+/// all four cells, each equal to what the engine computes on the fixture (for every change
+/// of the rule there), so a page cannot drift from the engine unnoticed.
+#[test]
+fn page_examples_state_the_verdicts_the_engine_computes() {
+    use protolapse::rules::Directions;
+    let severities = ["safe", "hazard", "lossy", "breaking"];
+    let mut failures = Vec::new();
+    for r in RULES {
+        let page = protolapse::rules::page(r.id).unwrap();
+        let Some(section) = page
+            .split_once("\n## Example values\n")
+            .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
+        else {
+            failures.push(format!("{}: no `## Example values` section", r.id));
+            continue;
+        };
+        let e = protolapse::rules::examples::example(r.id).unwrap();
+        for (level, pick) in [
+            (
+                "wire",
+                (|c: &Change| c.verdict.wire) as fn(&Change) -> Directions,
+            ),
+            ("json", |c: &Change| c.verdict.json),
+        ] {
+            for dir in ["backward", "forward"] {
+                let claims: Vec<&str> = severities
+                    .iter()
+                    .copied()
+                    .filter(|s| section.contains(&format!("{level} {dir}: {s}")))
+                    .collect();
+                if claims.is_empty() {
+                    failures.push(format!("{}: no `{level} {dir}: ...` claim", r.id));
+                }
+                for c in &e.changes {
+                    let d = pick(c);
+                    let actual = if dir == "backward" {
+                        d.backward
+                    } else {
+                        d.forward
+                    };
+                    for s in &claims {
+                        if *s != actual.as_str() {
+                            failures.push(format!(
+                                "{}: the page says `{level} {dir}: {s}`, the engine {} ({})",
+                                r.id,
+                                actual.as_str(),
+                                c.element
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// Paired rules say, on both pages, that the reversed pair reports the other rule.
+#[test]
+fn paired_pages_name_each_other_when_reversed() {
+    let pairs = [
+        ("FILE_ADDED", "FILE_REMOVED"),
+        ("MESSAGE_ADDED", "MESSAGE_REMOVED"),
+        ("ENUM_ADDED", "ENUM_REMOVED"),
+        ("SERVICE_ADDED", "SERVICE_REMOVED"),
+        ("RPC_ADDED", "RPC_REMOVED"),
+        ("ONEOF_ADDED", "ONEOF_REMOVED"),
+        ("FIELD_ADDED", "FIELD_REMOVED"),
+        ("FIELD_ADDED", "FIELD_REMOVED_RESERVED"),
+        ("FIELD_REQUIRED_ADDED", "FIELD_REQUIRED_REMOVED"),
+        ("ENUM_VALUE_ADDED", "ENUM_VALUE_REMOVED"),
+        ("ENUM_VALUE_ADDED", "ENUM_VALUE_REMOVED_RESERVED"),
+    ];
+    for (a, b) in pairs {
+        for (x, y) in [(a, b), (b, a)] {
+            let page = protolapse::rules::page(x).unwrap();
+            let reversed = page
+                .split_once("\n## Reversed\n")
+                .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
+                .unwrap_or_else(|| panic!("{x}: no `## Reversed` section"));
+            assert!(reversed.contains(y), "{x}: `## Reversed` does not name {y}");
+        }
+    }
+}
