@@ -383,27 +383,15 @@ fn run_command(cli: Cli) -> Result<bool> {
             print(&text).map(|_| true)
         }
         Some(Command::Explain { rule, list }) => {
-            use protolapse::rules::{self, RULES};
+            use protolapse::rules::RULES;
             if list {
-                let w = RULES.iter().map(|r| r.id.len()).max().unwrap_or(0);
-                let mut out = String::new();
-                for r in RULES {
-                    out.push_str(&format!("{:<w$}  {}\n", r.id, r.summary));
-                }
-                return print(&out).map(|_| true);
+                return print(&report::explain::list()).map(|_| true);
             }
             let given = rule.unwrap_or_default();
             let id = given.to_uppercase().replace('-', "_");
-            match (rules::rule(&id), rules::page(&id)) {
-                (Some(r), Some(page)) => {
-                    let buf = if r.buf.is_empty() { "none" } else { r.buf };
-                    print(&format!(
-                        "{page}\n(rule {}: {}; nearest buf rule: {buf})\n",
-                        r.id, r.summary
-                    ))
-                    .map(|_| true)
-                }
-                _ => {
+            match report::explain::explain(&id) {
+                Some(text) => print(&text).map(|_| true),
+                None => {
                     let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
                     let close = graph::closest(&ids, &id, 3);
                     bail!(

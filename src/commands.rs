@@ -146,7 +146,7 @@ pub fn check(
         Some(r) => Some(policy::resolve_root_in(project, r)?),
         None => None,
     };
-    let policy = settings.policy.clone().unwrap_or(Policy::Full);
+    let policy = settings.policy.clone().unwrap_or(Policy::Backward);
     if let Some(p) = &settings.policy {
         p.check_versions(versions)?;
     }

@@ -7,5 +7,6 @@
 pub mod blame;
 pub mod check;
 pub mod diff;
+pub mod explain;
 pub mod graph;
 pub mod log;

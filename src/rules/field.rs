@@ -126,7 +126,6 @@ fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec
 
 fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
     let reserved_number = reserved(nm, of.number);
-    let name_reserved = nm.reserved_names.contains(&of.name);
     let required = of.presence == Presence::Required;
     let forward = if required { Breaking } else { Safe };
     let (rule, wire_back, message) = if reserved_number {
@@ -161,8 +160,11 @@ fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
                 backward: wire_back,
                 forward,
             },
+            // Old JSON carries the key, which the new reader does not know: rejected unless
+            // it ignores unknown fields, as for an added field read by an old reader. A
+            // reserved name does not help: JSON parsers do not look at reservations.
             Directions {
-                backward: if name_reserved { Safe } else { Breaking },
+                backward: Hazard,
                 forward,
             },
             Source::Breaking,
@@ -353,11 +355,23 @@ fn field_map_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
         }
         _ => false,
     };
-    let wire = if same { Directions::SAFE } else { BOTH_BREAK };
+    // A map reader of repeated entries keeps the last entry of each key (and no order).
+    let read = |w: &F<'_>, r: &F<'_>| {
+        if r.f.map.is_some() && w.f.map.is_none() {
+            Lossy
+        } else {
+            Safe
+        }
+    };
+    let wire = if same {
+        Directions::of(o, n, read)
+    } else {
+        BOTH_BREAK
+    };
     vec![(
         v(wire, BOTH_BREAK, Source::Breaking),
         if same {
-            "a map is a repeated key/value entry on the wire; JSON has an object for one and an array for the other".into()
+            "a map is a repeated key/value entry on the wire, but a map reader keeps only the last entry of a repeated key; JSON has an object for one and an array for the other".into()
         } else {
             "map and repeated field of another shape".into()
         },
@@ -454,6 +468,14 @@ pub(super) fn structural(oc: &Content, x: &str, nc: &Content, y: &str) -> Struct
             why: "not both messages".into(),
         };
     };
+    if !om.fields.keys().any(|n| nm.fields.contains_key(n)) {
+        // Nothing written by one is read by the other: not an evolution, a replacement.
+        return Structural {
+            wire: BOTH_BREAK,
+            json: BOTH_BREAK,
+            why: "a different structure: no field number in common".into(),
+        };
+    }
     let key = (x.to_string(), y.to_string());
     let entered = COMPARING.with(|c| {
         let mut c = c.borrow_mut();
@@ -611,10 +633,17 @@ fn field_oneof_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
         return vec![];
     }
     let d = Directions::of(o, n, oneof_read);
+    // In JSON a reader does not keep the last member: it rejects an object that sets two
+    // members of one oneof.
+    let strict = |s: Severity| if s == Lossy { Breaking } else { s };
+    let json = Directions {
+        backward: strict(d.backward),
+        forward: strict(d.forward),
+    };
     vec![(
-        v(d, d, Source::Breaking),
+        v(d, json, Source::Breaking),
         format!(
-            "oneof {} -> {}: a reader's oneof keeps only the last member set",
+            "oneof {} -> {}: a reader's oneof keeps only the last member set on the wire, and rejects JSON that sets several",
             o.f.oneof.as_deref().unwrap_or("(none)"),
             n.f.oneof.as_deref().unwrap_or("(none)")
         ),

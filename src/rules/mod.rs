@@ -1,10 +1,12 @@
 //! Rules: the rule table (id, summary, nearest `buf breaking` rule) and one small function
 //! per rule, run over the pairs that `diff` made. Each function returns the verdict of the
-//! change it recognises, computed from the actual old and new declarations.
+//! change it recognises, computed from the actual old and new declarations. `examples`
+//! checks each rule's own fixture pair (embedded in the binary) at run time, for `explain`.
 //!
 //! May import: `diff`, `schema`. Knows no terminal and no git.
 
 mod decl;
+pub mod examples;
 mod field;
 pub mod types;
 pub mod verdict;
