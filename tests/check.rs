@@ -261,6 +261,17 @@ fn the_demo_mistakes_are_found() {
             && h["versions"].as_array().unwrap().len() == 3),
         "{hazards:?}"
     );
+    // After the broken v1.2.0, v2.0.0 is compared with the last version that compiled the
+    // files v1.2.0 left out.
+    assert_eq!(v("v2.0.0")["previous"], "v1.1.1");
+    assert!(
+        v("v2.0.0")["semver_reason"]
+            .as_str()
+            .unwrap()
+            .contains("v1.2.0 left out files that did not compile"),
+        "{}",
+        v("v2.0.0")["semver_reason"]
+    );
     assert_eq!(v("v0.1.0")["semver"], "none");
     assert_eq!(v("v0.1.0")["previous"], Value::Null);
     assert_eq!(v("v0.2.1")["semver"], "ok");

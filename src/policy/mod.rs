@@ -181,17 +181,7 @@ impl<'p> Comparer<'p> {
             .collect();
         let failed_files: Vec<BTreeSet<String>> = versions
             .iter()
-            .map(|v| {
-                if v.compiled.status != Status::Partial {
-                    return BTreeSet::new();
-                }
-                v.version
-                    .files
-                    .iter()
-                    .filter(|f| !v.compiled.schema.content.files.contains_key(&f.path))
-                    .map(|f| f.path.clone())
-                    .collect()
-            })
+            .map(|v| failed_files(v).into_iter().map(str::to_string).collect())
             .collect();
         let representative = (0..versions.len())
             .map(|i| {
@@ -330,6 +320,19 @@ impl<'p> Comparer<'p> {
             }
         });
     }
+}
+
+/// The files of a version that were found but did not compile (import paths).
+pub fn failed_files(v: &Loaded) -> BTreeSet<&str> {
+    if v.compiled.status != Status::Partial {
+        return BTreeSet::new();
+    }
+    v.version
+        .files
+        .iter()
+        .filter(|f| !v.compiled.schema.content.files.contains_key(&f.path))
+        .map(|f| f.path.as_str())
+        .collect()
 }
 
 /// The files a change is located in (its locations, and the element of a file rule).
