@@ -56,6 +56,7 @@ fn each_dependency_stays_in_its_layer() {
             "src/load.rs",
             "src/report/",
             "src/config.rs",
+            "src/policy/",
         ];
         if below_ui.iter().any(|p| path.starts_with(p)) && text.contains("crate::ui") {
             bad.push(format!("{path} reaches up into ui"));
@@ -71,6 +72,15 @@ fn each_dependency_stays_in_its_layer() {
                 || text.contains("crate::report"))
         {
             bad.push(format!("{path}: rules see only schema and diff"));
+        }
+        if path.starts_with("src/policy/")
+            && (text.contains("crate::report")
+                || text.contains("crate::config")
+                || text.contains("git2"))
+        {
+            bad.push(format!(
+                "{path}: policy judges data; it neither renders nor reads config or git"
+            ));
         }
         if path.starts_with("src/schema/") && text.contains("crate::history") {
             bad.push(format!("{path}: schema must not see git history"));
