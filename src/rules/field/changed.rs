@@ -1,0 +1,376 @@
+//! The rules on a field present in both versions, one function each, in the order of the
+//! `CHANGED` table.
+
+use std::collections::BTreeSet;
+
+use crate::diff::same_shape;
+use crate::schema::graph::is_message;
+use crate::schema::model::{Cardinality, Content, Field, FieldType, Presence};
+
+use super::super::types;
+use super::super::verdict::Severity::{self, *};
+use super::super::verdict::{Directions, Source, Verdict};
+use super::structural::structural;
+use super::{BOTH_BREAK, F, is_repeated, v};
+
+/// ProtoJSON readers accept a field's JSON name and its proto name; writers emit the JSON name.
+fn json_name_read(w: &F<'_>, r: &F<'_>) -> Severity {
+    if w.f.json_name == r.f.json_name || w.f.json_name == r.f.name {
+        Safe
+    } else {
+        Breaking
+    }
+}
+
+pub(super) fn field_renamed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if o.f.name == n.f.name {
+        return vec![];
+    }
+    vec![(
+        v(
+            Directions::SAFE,
+            Directions::of(o, n, json_name_read),
+            Source::Breaking,
+        ),
+        format!(
+            "`{}` renamed to `{}`: binary is unaffected; JSON keys and generated code change",
+            o.f.name, n.f.name
+        ),
+    )]
+}
+
+pub(super) fn field_json_name_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if o.f.name != n.f.name || o.f.json_name == n.f.json_name {
+        return vec![];
+    }
+    vec![(
+        v(
+            Directions::SAFE,
+            Directions::of(o, n, json_name_read),
+            Source::Safe,
+        ),
+        format!("JSON name `{}` became `{}`", o.f.json_name, n.f.json_name),
+    )]
+}
+
+pub(super) fn field_map_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    let (of, nf) = (o.f, n.f);
+    if of.map.is_some() == nf.map.is_some() {
+        return vec![];
+    }
+    let same = match (of.ty.type_name(), nf.ty.type_name()) {
+        (Some(a), Some(b)) => {
+            is_repeated(if of.map.is_some() { nf } else { of }) && same_entry(o.c, a, n.c, b)
+        }
+        _ => false,
+    };
+    // A map reader of repeated entries keeps the last entry of each key (and no order).
+    let read = |w: &F<'_>, r: &F<'_>| {
+        if r.f.map.is_some() && w.f.map.is_none() {
+            Lossy
+        } else {
+            Safe
+        }
+    };
+    let wire = if same {
+        Directions::of(o, n, read)
+    } else {
+        BOTH_BREAK
+    };
+    vec![(
+        v(wire, BOTH_BREAK, Source::Breaking),
+        if same {
+            "a map is a repeated key/value entry on the wire, but a map reader keeps only the last entry of a repeated key; JSON has an object for one and an array for the other".into()
+        } else {
+            "map and repeated field of another shape".into()
+        },
+    )]
+}
+
+/// The types that changed: the field's, or a map's key and value (nothing when the field
+/// changed between map and not: FIELD_MAP_CHANGED covers it).
+fn type_pairs<'a>(
+    of: &'a Field,
+    nf: &'a Field,
+) -> Vec<(&'static str, &'a FieldType, &'a FieldType)> {
+    match (&of.map, &nf.map) {
+        (Some((ka, va)), Some((kb, vb))) => [("map key", ka, kb), ("map value", va, vb)]
+            .into_iter()
+            .filter(|(_, a, b)| a != b)
+            .collect(),
+        (None, None) if of.ty != nf.ty => vec![("type", &of.ty, &nf.ty)],
+        _ => vec![],
+    }
+}
+
+fn both_messages(a: &FieldType, b: &FieldType) -> bool {
+    matches!(
+        (a, b),
+        (FieldType::Message(_), FieldType::Message(_)) | (FieldType::Group(_), FieldType::Group(_))
+    )
+}
+
+pub(super) fn field_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    type_pairs(o.f, n.f)
+        .into_iter()
+        .filter(|(_, a, b)| !both_messages(a, b))
+        .map(|(what, a, b)| {
+            let wire = Directions {
+                backward: types::wire(a, b, n.c, n.proto3()),
+                forward: types::wire(b, a, o.c, o.proto3()),
+            };
+            let json = Directions {
+                backward: types::json(a, b),
+                forward: types::json(b, a),
+            };
+            (
+                v(wire, json, Source::Breaking),
+                format!("{what} {a} -> {b}: {}", reason(a, b, wire.worst())),
+            )
+        })
+        .collect()
+}
+
+pub(super) fn field_message_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    type_pairs(o.f, n.f)
+        .into_iter()
+        .filter(|(_, a, b)| both_messages(a, b))
+        .map(|(what, a, b)| {
+            let (x, y) = (a.type_name().unwrap_or(""), b.type_name().unwrap_or(""));
+            let s = structural(o.c, x, n.c, y);
+            (
+                v(s.wire, s.json, Source::Breaking),
+                format!("{what} {x} -> {y}: {}", s.why),
+            )
+        })
+        .collect()
+}
+
+pub(super) fn field_cardinality_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    let (of, nf) = (o.f, n.f);
+    if of.map.is_some() || nf.map.is_some() || is_repeated(of) == is_repeated(nf) {
+        return vec![];
+    }
+    let read = |w: &F<'_>, r: &F<'_>| {
+        if is_repeated(w.f) && !is_repeated(r.f) {
+            Lossy
+        } else {
+            Safe
+        }
+    };
+    vec![(
+        v(Directions::of(o, n, read), BOTH_BREAK, Source::Breaking),
+        "singular and repeated: a singular reader keeps only the last element; JSON has a value for one and an array for the other".into(),
+    )]
+}
+
+fn required(f: &Field) -> bool {
+    f.presence == Presence::Required
+}
+
+/// A reader that requires the field rejects data from a writer that may omit it.
+fn required_read(w: &F<'_>, r: &F<'_>) -> Severity {
+    if required(r.f) && !required(w.f) {
+        Breaking
+    } else {
+        Safe
+    }
+}
+
+pub(super) fn field_required_added(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if required(o.f) || !required(n.f) {
+        return vec![];
+    }
+    let d = Directions::of(o, n, required_read);
+    vec![(
+        v(d, d, Source::Safe),
+        format!(
+            "`{}` became required: data without it is rejected",
+            n.f.name
+        ),
+    )]
+}
+
+pub(super) fn field_required_removed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if !required(o.f) || required(n.f) {
+        return vec![];
+    }
+    let d = Directions::of(o, n, required_read);
+    vec![(
+        v(d, d, Source::Safe),
+        format!(
+            "`{}` is no longer required: old readers reject data without it",
+            n.f.name
+        ),
+    )]
+}
+
+pub(super) fn field_presence_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    let (of, nf) = (o.f, n.f);
+    let applies = of.presence != nf.presence
+        && !required(of)
+        && !required(nf)
+        && !is_repeated(of)
+        && !is_repeated(nf)
+        && of.ty.type_name().is_none() == nf.ty.type_name().is_none()
+        && is_message(&of.ty) == is_message(&nf.ty);
+    if !applies {
+        return vec![];
+    }
+    let read = |w: &F<'_>, r: &F<'_>| {
+        if w.f.presence == Presence::Implicit && r.f.presence == Presence::Explicit {
+            Hazard
+        } else {
+            Safe
+        }
+    };
+    let d = Directions::of(o, n, read);
+    vec![(
+        v(d, d, Source::Breaking),
+        "explicit presence changed: a writer without presence never sends the default, which a reader with presence sees as unset".into(),
+    )]
+}
+
+pub(super) fn field_oneof_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if same_oneof(o, n) {
+        return vec![];
+    }
+    let d = Directions::of(o, n, oneof_read);
+    // In JSON a reader does not keep the last member: it rejects an object that sets two
+    // members of one oneof.
+    let strict = |s: Severity| if s == Lossy { Breaking } else { s };
+    let json = Directions {
+        backward: strict(d.backward),
+        forward: strict(d.forward),
+    };
+    vec![(
+        v(d, json, Source::Breaking),
+        format!(
+            "oneof {} -> {}: a reader's oneof keeps only the last member set on the wire, and rejects JSON that sets several",
+            o.f.oneof.as_deref().unwrap_or("(none)"),
+            n.f.oneof.as_deref().unwrap_or("(none)")
+        ),
+    )]
+}
+
+pub(super) fn field_default_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if o.f.default == n.f.default {
+        return vec![];
+    }
+    let lossy = Directions {
+        backward: Lossy,
+        forward: Lossy,
+    };
+    vec![(
+        v(lossy, lossy, Source::Safe),
+        format!(
+            "default {} -> {}: an unset field reads differently in each version",
+            o.f.default.as_deref().unwrap_or("(none)"),
+            n.f.default.as_deref().unwrap_or("(none)")
+        ),
+    )]
+}
+
+pub(super) fn field_packed_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if o.f.packed == n.f.packed || !is_repeated(o.f) || !is_repeated(n.f) {
+        return vec![];
+    }
+    vec![(
+        Verdict::SAFE,
+        "parsers accept packed and unpacked repeated scalars alike".into(),
+    )]
+}
+
+pub(super) fn field_deprecated(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    if o.f.deprecated == n.f.deprecated {
+        return vec![];
+    }
+    let what = if n.f.deprecated {
+        "deprecated"
+    } else {
+        "no longer deprecated"
+    };
+    vec![(Verdict::SAFE, what.into())]
+}
+
+/// The entry message `a` (key = 1, value = 2) and the message `b` have the same shape, in
+/// either order of map and message.
+fn same_entry(oc: &Content, a: &str, nc: &Content, b: &str) -> bool {
+    let fields = |c: &Content, n: &str| -> Option<Vec<(u32, FieldType, Cardinality)>> {
+        let m = c.messages.get(n)?;
+        Some(
+            m.fields
+                .values()
+                .map(|f| (f.number, f.ty.clone(), f.cardinality))
+                .collect(),
+        )
+    };
+    match (fields(oc, a), fields(nc, b)) {
+        (Some(x), Some(y)) => {
+            x.len() == 2
+                && y.len() == 2
+                && x.iter().zip(&y).all(|(p, q)| {
+                    p.0 == q.0
+                        && p.2 == q.2
+                        && match (&p.1, &q.1) {
+                            (FieldType::Message(s), FieldType::Message(t)) => {
+                                same_shape(oc, s, nc, t)
+                            }
+                            (s, t) => s == t,
+                        }
+                })
+        }
+        _ => false,
+    }
+}
+
+/// The same oneof: none on both sides, or oneofs with the same members (a renamed oneof is
+/// ONEOF_RENAMED, not a move of each member).
+fn same_oneof(o: &F<'_>, n: &F<'_>) -> bool {
+    let members = |x: &F<'_>| -> Option<BTreeSet<u32>> {
+        let name = x.f.oneof.as_ref()?;
+        x.m.oneofs
+            .iter()
+            .find(|g| &g.name == name)
+            .map(|g| g.fields.iter().copied().collect())
+    };
+    match (&o.f.oneof, &n.f.oneof) {
+        (None, None) => true,
+        (Some(a), Some(b)) => a == b || members(o) == members(n),
+        _ => false,
+    }
+}
+
+fn oneof_read(w: &F<'_>, r: &F<'_>) -> Severity {
+    let Some(group) = &r.f.oneof else { return Safe };
+    let Some(oneof) = r.m.oneofs.iter().find(|o| &o.name == group) else {
+        return Safe;
+    };
+    // Members that the writer may set together with this field.
+    let mates_apart = oneof.fields.iter().filter(|&&n| n != r.f.number).any(|n| {
+        w.m.fields
+            .get(n)
+            .is_some_and(|mate| mate.oneof.is_none() || mate.oneof != w.f.oneof)
+    });
+    if mates_apart { Lossy } else { Safe }
+}
+
+fn reason(a: &FieldType, b: &FieldType, worst: Severity) -> &'static str {
+    use crate::schema::model::Scalar::*;
+    match (a, b, worst) {
+        (_, _, Safe) => "wire compatible",
+        (
+            FieldType::Scalar(Int32 | Int64 | Uint32 | Uint64),
+            FieldType::Scalar(Sint32 | Sint64),
+            _,
+        )
+        | (
+            FieldType::Scalar(Sint32 | Sint64),
+            FieldType::Scalar(Int32 | Int64 | Uint32 | Uint64),
+            _,
+        ) => "zigzag (sint) and plain varints encode negative values differently",
+        (_, _, Lossy) => "the same encoding, but some values do not fit or change sign",
+        (_, _, Hazard) => "readable, but values outside the enum are kept as unknown numbers",
+        _ => "different encodings on the wire",
+    }
+}

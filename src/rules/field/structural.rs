@@ -1,0 +1,115 @@
+//! How data of one message type reads as another, compared field by field.
+
+use crate::diff::same_shape;
+use crate::schema::model::Content;
+
+use super::super::Finding;
+use super::super::verdict::Directions;
+use super::super::verdict::Severity::{self, *};
+use super::{BOTH_BREAK, message};
+
+/// How data of one message type reads as another: the worst verdict of comparing the two
+/// types field by field (recursively), whatever they are called.
+pub(in crate::rules) struct Structural {
+    pub wire: Directions,
+    pub json: Directions,
+    /// One line: the same structure, or the worst difference.
+    pub why: String,
+}
+
+thread_local! {
+    /// Type pairs being compared, outermost first: a pair met again is assumed compatible
+    /// (a cycle adds nothing new).
+    static COMPARING: std::cell::RefCell<Vec<(String, String)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Compares message `x` of `oc` with message `y` of `nc` field by field.
+pub(in crate::rules) fn structural(oc: &Content, x: &str, nc: &Content, y: &str) -> Structural {
+    if same_shape(oc, x, nc, y) {
+        return Structural {
+            wire: Directions::SAFE,
+            json: Directions::SAFE,
+            why: "the same structure under another name".into(),
+        };
+    }
+    let (Some(om), Some(nm)) = (oc.messages.get(x), nc.messages.get(y)) else {
+        return Structural {
+            wire: BOTH_BREAK,
+            json: BOTH_BREAK,
+            why: "not both messages".into(),
+        };
+    };
+    if !om.fields.keys().any(|n| nm.fields.contains_key(n)) {
+        // Nothing written by one is read by the other: not an evolution, a replacement.
+        return Structural {
+            wire: BOTH_BREAK,
+            json: BOTH_BREAK,
+            why: "a different structure: no field number in common".into(),
+        };
+    }
+    let key = (x.to_string(), y.to_string());
+    let entered = COMPARING.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.contains(&key) {
+            false
+        } else {
+            c.push(key.clone());
+            true
+        }
+    });
+    if !entered {
+        return Structural {
+            wire: Directions::SAFE,
+            json: Directions::SAFE,
+            why: "compared above (a cycle)".into(),
+        };
+    }
+    // Each direction from its own reader's point of view (backward cells of writer ->
+    // reader), so that the verdict is symmetric by construction.
+    let mut nested = Vec::new();
+    message(oc, om, nc, nm, &mut nested);
+    let mut reverse = Vec::new();
+    message(nc, nm, oc, om, &mut reverse);
+    COMPARING.with(|c| {
+        c.borrow_mut().pop();
+    });
+    let back = |list: &[Finding], wire: bool| {
+        list.iter()
+            .map(|f| {
+                if wire {
+                    f.verdict.wire.backward
+                } else {
+                    f.verdict.json.backward
+                }
+            })
+            .max()
+            .unwrap_or(Safe)
+    };
+    let wire = Directions {
+        backward: back(&nested, true),
+        forward: back(&reverse, true),
+    };
+    let json = Directions {
+        backward: back(&nested, false),
+        forward: back(&reverse, false),
+    };
+    fn worst(f: &Finding) -> Severity {
+        f.verdict.wire.backward.max(f.verdict.json.backward)
+    }
+    fn first_worst(list: &[Finding]) -> Option<&Finding> {
+        list.iter()
+            .fold(None::<&Finding>, |best, f| match best {
+                Some(b) if worst(b) >= worst(f) => Some(b),
+                _ => Some(f),
+            })
+            .filter(|f| worst(f) > Safe)
+    }
+    let why = match first_worst(&nested).or_else(|| first_worst(&reverse)) {
+        Some(f) if worst(f) > Safe => format!(
+            "compared field by field, the worst difference is {} {}: {}",
+            f.rule, f.element, f.message
+        ),
+        _ => "compared field by field: readers on both sides agree".into(),
+    };
+    Structural { wire, json, why }
+}
