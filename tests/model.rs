@@ -140,3 +140,155 @@ fn every_declaration_is_modelled() {
     assert_eq!(doc("old.proto").line, 1);
     assert!(s.root_names().contains(&"new.v1.Svc"));
 }
+
+const EXTENDS: &str = r#"syntax = "proto2";
+package ext;
+import "google/protobuf/descriptor.proto";
+
+message Extendable {
+  optional int32 plain = 1;
+  extensions 100 to 199;
+}
+
+extend Extendable {
+  // A file-level extension.
+  optional string note = 100 [default = "none", deprecated = true];
+  repeated int32 samples = 101 [packed = true];
+}
+
+message Scope {
+  extend Extendable {
+    // Declared inside a message.
+    optional Scope scoped = 150;
+  }
+}
+
+extend google.protobuf.FieldOptions {
+  optional bool sensitive = 50001;
+}
+
+message UsesOption {
+  optional string secret = 1 [(sensitive) = true, ctype = CORD];
+}
+"#;
+
+const PROTO3_OPTION: &str = r#"syntax = "proto3";
+package ext3;
+import "google/protobuf/descriptor.proto";
+
+extend google.protobuf.MessageOptions {
+  string owner = 50002;
+}
+"#;
+
+fn compile_extends(text: &str) -> protolapse::schema::Compiled {
+    let out = Cache::new().compile(&[
+        SourceRef {
+            path: "ext.proto",
+            blob: text,
+            text: Ok(text),
+        },
+        SourceRef {
+            path: "ext3.proto",
+            blob: "3",
+            text: Ok(PROTO3_OPTION),
+        },
+    ]);
+    (*out).clone()
+}
+
+#[test]
+fn extensions_are_modelled_by_extendee_and_number() {
+    let out = compile_extends(EXTENDS);
+    assert_eq!(out.status, Status::Complete, "{:?}", out.diagnostics);
+    let s = &out.schema;
+    let c = &s.content;
+    let numbers: Vec<u32> = c
+        .extensions_of("ext.Extendable")
+        .map(|e| e.field.number)
+        .collect();
+    assert_eq!(numbers, [100, 101, 150]);
+    let note = &c.extensions["ext.Extendable"][&100];
+    assert_eq!(note.full_name, "ext.note");
+    assert_eq!(note.scope, None);
+    assert_eq!(note.file, "ext.proto");
+    assert_eq!(note.field.name, "note");
+    assert_eq!(note.field.json_name, "[ext.note]", "the ProtoJSON key");
+    assert_eq!(note.field.default.as_deref(), Some("none"));
+    assert!(note.field.deprecated);
+    assert_eq!(note.field.presence, Presence::Explicit);
+    assert!(
+        note.field.options.is_empty(),
+        "deprecated is modelled, not an option"
+    );
+    let samples = &c.extensions["ext.Extendable"][&101];
+    assert!(samples.field.packed, "explicit [packed = true] in proto2");
+    assert_eq!(samples.field.cardinality, Cardinality::Repeated);
+    let scoped = c.extension("ext.Scope.scoped").unwrap();
+    assert_eq!(scoped.scope.as_deref(), Some("ext.Scope"));
+    assert_eq!(scoped.field.ty, FieldType::Message("ext.Scope".into()));
+    let owner = &c.extensions["google.protobuf.MessageOptions"][&50002];
+    assert_eq!(owner.file, "ext3.proto");
+    assert_eq!(
+        owner.field.presence,
+        Presence::Explicit,
+        "a proto3 extension has presence"
+    );
+    // A custom option on a field is an option of that field; ctype too.
+    let secret = &c.messages["ext.UsesOption"].fields[&1];
+    assert_eq!(secret.options["(ext.sensitive)"], "true");
+    assert_eq!(secret.options["ctype"], "CORD");
+    // Extensions have their location and comment.
+    let doc = |e: &str| s.doc(e).unwrap_or_else(|| panic!("no doc for {e}"));
+    assert_eq!(doc("ext.note").comment, "A file-level extension.");
+    assert_eq!(doc("ext.note").line, 12);
+    assert_eq!(
+        doc("ext.Scope.scoped").comment,
+        "Declared inside a message."
+    );
+    assert_eq!(doc("ext3.owner").file, "ext3.proto");
+}
+
+#[test]
+fn an_extension_change_is_a_content_change_and_changes_the_closure_fingerprint() {
+    use protolapse::schema::fingerprint::of_types;
+    let a = compile_extends(EXTENDS);
+    let b = compile_extends(&EXTENDS.replace(
+        "repeated int32 samples = 101",
+        "repeated int64 samples = 101",
+    ));
+    assert_eq!(b.status, Status::Complete, "{:?}", b.diagnostics);
+    assert_ne!(a.schema.content, b.schema.content);
+    let (ca, cb) = (&a.schema.content, &b.schema.content);
+    assert_eq!(ca.messages, cb.messages, "no message changed");
+    assert_ne!(
+        of_types(ca, ["ext.Extendable"]),
+        of_types(cb, ["ext.Extendable"]),
+        "the extendee's closure holds its extensions"
+    );
+    assert_eq!(
+        of_types(ca, ["ext.UsesOption"]),
+        of_types(cb, ["ext.UsesOption"])
+    );
+    // Compiled twice, the same content and fingerprints.
+    let again = compile_extends(EXTENDS);
+    assert_eq!(again.schema.content, a.schema.content);
+    assert_eq!(again.schema.fingerprint, a.schema.fingerprint);
+}
+
+/// protoc rejects two extensions of one message with one number; protox links them. The
+/// model keeps the first by full name, whatever the declaration order, and says so.
+#[test]
+fn two_extensions_with_one_number_keep_the_first_and_say_so() {
+    let text = EXTENDS.replace("optional Scope scoped = 150", "optional Scope scoped = 100");
+    let out = compile_extends(&text);
+    let kept = &out.schema.content.extensions["ext.Extendable"][&100];
+    assert_eq!(kept.full_name, "ext.Scope.scoped", "the first by full name");
+    assert!(
+        out.diagnostics.iter().any(|d| d
+            .message
+            .starts_with("extension `ext.note` uses number 100")),
+        "{:?}",
+        out.diagnostics
+    );
+}

@@ -232,7 +232,12 @@ impl Cache {
             .filter_map(|f| file_docs.remove_entry(f.name()))
             .collect();
         let files_ok = own.len();
-        let schema = Arc::new(normalize(&pool, &own, &mut self.fingerprints));
+        let schema = Arc::new(normalize(
+            &pool,
+            &own,
+            &mut self.fingerprints,
+            &mut diagnostics,
+        ));
         self.stats.normalize += started.elapsed();
 
         let files_total = files.len();

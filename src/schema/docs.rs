@@ -9,18 +9,21 @@ use prost_types::{DescriptorProto, EnumDescriptorProto, FileDescriptorProto};
 
 use super::model::Doc;
 
-/// Element name (`pkg.Msg`, `pkg.Msg.field`, `pkg.Enum.VALUE`, `pkg.Svc.Method`, or the file
-/// name for the file itself) -> its doc.
+/// Element name (`pkg.Msg`, `pkg.Msg.field`, `pkg.Enum.VALUE`, `pkg.Svc.Method`, an
+/// extension's full name `pkg.ext` or `pkg.Msg.ext`, or the file name for the file itself)
+/// -> its doc.
 pub type FileDocs = BTreeMap<String, Doc>;
 
 // Field numbers in descriptor.proto, used in source paths.
 const FILE_MESSAGE: i32 = 4;
 const FILE_ENUM: i32 = 5;
 const FILE_SERVICE: i32 = 6;
+const FILE_EXTENSION: i32 = 7;
 const FILE_SYNTAX: i32 = 12;
 const MESSAGE_FIELD: i32 = 2;
 const MESSAGE_NESTED: i32 = 3;
 const MESSAGE_ENUM: i32 = 4;
+const MESSAGE_EXTENSION: i32 = 6;
 const MESSAGE_ONEOF: i32 = 8;
 const ENUM_VALUE: i32 = 2;
 const SERVICE_METHOD: i32 = 2;
@@ -70,6 +73,11 @@ impl Walk<'_> {
         for (i, f) in m.field.iter().enumerate() {
             path.extend([MESSAGE_FIELD, i as i32]);
             self.add(join(&name, f.name()), path);
+            path.truncate(path.len() - 2);
+        }
+        for (i, x) in m.extension.iter().enumerate() {
+            path.extend([MESSAGE_EXTENSION, i as i32]);
+            self.add(join(&name, x.name()), path);
             path.truncate(path.len() - 2);
         }
         for (i, o) in m.oneof_decl.iter().enumerate() {
@@ -134,6 +142,9 @@ pub fn of_file(file: &FileDescriptorProto) -> FileDocs {
         path.extend([FILE_ENUM, i as i32]);
         walk.enumeration(package, e, &mut path);
         path.clear();
+    }
+    for (i, x) in file.extension.iter().enumerate() {
+        walk.add(join(package, x.name()), &[FILE_EXTENSION, i as i32]);
     }
     for (i, s) in file.service.iter().enumerate() {
         let name = join(package, s.name());

@@ -6,7 +6,9 @@
 //! the set's digest is SHA-256 over the files' names and digests in that order. A file's
 //! digest is memoized by its blob and the blobs of its import closure (what linking it
 //! depends on), so a file shared by many versions is encoded once.
-//! A root closure: the model of each reached message and enum, in name order.
+//! A root closure: the model of each reached message, enum and service, in name order, each
+//! message followed by the extensions declared for it (none: nothing added, so a closure
+//! without extensions keeps the fingerprint it had before extensions were modelled).
 //!
 //! A fingerprint match is a hint; "unchanged" is decided by comparing content.
 
@@ -114,7 +116,13 @@ pub fn of_types<'a>(content: &Content, names: impl IntoIterator<Item = &'a str>)
     let mut hasher = Sha256::new();
     for name in names {
         let encoded = if let Some(m) = content.messages.get(name) {
-            serde_json::to_vec(m)
+            let extensions: Vec<_> = content.extensions_of(name).collect();
+            serde_json::to_vec(m).and_then(|mut bytes| {
+                if !extensions.is_empty() {
+                    bytes.extend(serde_json::to_vec(&extensions)?);
+                }
+                Ok(bytes)
+            })
         } else if let Some(e) = content.enums.get(name) {
             serde_json::to_vec(e)
         } else if let Some(s) = content.services.get(name) {

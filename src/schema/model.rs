@@ -26,6 +26,29 @@ pub struct Content {
     pub messages: BTreeMap<String, Message>,
     pub enums: BTreeMap<String, Enum>,
     pub services: BTreeMap<String, Service>,
+    /// Fields declared in `extend` blocks: extended message -> number -> extension. A pool
+    /// holds at most one extension per (extendee, number).
+    pub extensions: BTreeMap<String, BTreeMap<u32, Extension>>,
+}
+
+impl Content {
+    /// The extensions of message `extendee`, by number.
+    pub fn extensions_of(&self, extendee: &str) -> impl Iterator<Item = &Extension> {
+        self.extensions
+            .get(extendee)
+            .into_iter()
+            .flat_map(|m| m.values())
+    }
+
+    /// Every extension, by extendee then number.
+    pub fn all_extensions(&self) -> impl Iterator<Item = &Extension> {
+        self.extensions.values().flat_map(|m| m.values())
+    }
+
+    /// The extension with this full name (a scan: extensions are indexed by extendee).
+    pub fn extension(&self, full_name: &str) -> Option<&Extension> {
+        self.all_extensions().find(|e| e.full_name == full_name)
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Default, PartialEq, Eq)]
@@ -102,6 +125,26 @@ pub struct Field {
     pub packed: bool,
     pub deprecated: bool,
     pub options: Options,
+}
+
+/// A field declared in an `extend` block: it lives in the number space of the message it
+/// extends (inside one of that message's extension ranges) but is declared elsewhere, at file
+/// level or inside a message, often in another file or package. On the wire it is a field
+/// like any other; in ProtoJSON its key is its full name in brackets, `"[pkg.name]"`.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Extension {
+    /// `pkg.name`, or `pkg.Scope.name` when declared inside message `pkg.Scope`.
+    pub full_name: String,
+    /// The extended message (`pkg.Extendable`, `google.protobuf.FieldOptions`).
+    pub extendee: String,
+    /// The message the extension is declared in; None when declared at file level.
+    pub scope: Option<String>,
+    /// The file that declares it.
+    pub file: String,
+    /// Number, short name, type, cardinality, presence (always explicit for a singular
+    /// extension), packed, default, deprecated and options, as for a field; `json_name` is
+    /// the ProtoJSON key `[pkg.name]`. Never a map, never in a oneof.
+    pub field: Field,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -242,9 +285,12 @@ pub struct Method {
 
 impl Schema {
     /// The doc of an element: `pkg.Msg`, `pkg.Msg.field`, `pkg.Msg.oneof`, `pkg.Enum.VALUE`,
-    /// `pkg.Svc`, `pkg.Svc.Method`, or a file name.
+    /// `pkg.Svc`, `pkg.Svc.Method`, an extension (`pkg.ext`, `pkg.Msg.ext`), or a file name.
     pub fn doc(&self, element: &str) -> Option<&Doc> {
         let c = &self.content;
+        if c.files.contains_key(element) {
+            return self.docs.get(element)?.get(element);
+        }
         let file_of = |name: &str| -> Option<&str> {
             c.messages
                 .get(name)
@@ -252,12 +298,12 @@ impl Schema {
                 .or_else(|| c.enums.get(name).map(|e| e.file.as_str()))
                 .or_else(|| c.services.get(name).map(|s| s.file.as_str()))
         };
-        let file = if c.files.contains_key(element) {
-            Some(element)
-        } else {
-            file_of(element).or_else(|| element.rsplit_once('.').and_then(|(p, _)| file_of(p)))
-        }?;
-        self.docs.get(file)?.get(element)
+        // The declaration itself, its parent, else an extension of that name (a scan, so
+        // last); the first of these files that documents the element.
+        let in_file = |file: Option<&str>| self.docs.get(file?)?.get(element);
+        in_file(file_of(element))
+            .or_else(|| in_file(element.rsplit_once('.').and_then(|(p, _)| file_of(p))))
+            .or_else(|| in_file(c.extension(element).map(|e| e.file.as_str())))
     }
 
     /// Files from the repository (not the well-known types protox supplies).

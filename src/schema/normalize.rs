@@ -3,20 +3,25 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
+use super::compile::Diagnostic;
 use super::docs::FileDocs;
 use super::fingerprint::{self, Memo};
 use super::model::*;
 use prost_reflect::{
-    Cardinality as PCard, DescriptorPool, DynamicMessage, EnumDescriptor, FieldDescriptor,
-    FileDescriptor, Kind, MessageDescriptor, ServiceDescriptor,
+    Cardinality as PCard, DescriptorPool, DynamicMessage, EnumDescriptor, ExtensionDescriptor,
+    FieldDescriptor, FileDescriptor, Kind, MessageDescriptor, ServiceDescriptor,
 };
+use prost_types::FieldDescriptorProto;
 
 /// Builds the model of every file in `pool`. `own` holds the repository's files (name ->
-/// blob id, docs); the others (protox's well-known types) are marked external.
+/// blob id, docs); the others (protox's well-known types) are marked external. What the
+/// model cannot hold (two extensions with one number, which protoc rejects and protox
+/// links) goes to `diagnostics`.
 pub fn normalize(
     pool: &DescriptorPool,
     own: &HashMap<String, (String, Arc<FileDocs>)>,
     memo: &mut Memo,
+    diagnostics: &mut Vec<Diagnostic>,
 ) -> Schema {
     let mut schema = Schema::default();
     for file in pool.files() {
@@ -39,6 +44,36 @@ pub fn normalize(
         for s in file.services() {
             ctx.service(&s);
         }
+    }
+    // Of two extensions with one number, the first by full name is kept, whatever the order.
+    for e in pool.all_extensions() {
+        let ext = extension(&e);
+        let by_number = schema
+            .content
+            .extensions
+            .entry(ext.extendee.clone())
+            .or_default();
+        let dropped = match by_number.get(&ext.field.number) {
+            Some(kept) if kept.full_name < ext.full_name => ext,
+            _ => match by_number.insert(ext.field.number, ext) {
+                Some(replaced) => replaced,
+                None => continue,
+            },
+        };
+        let kept = by_number
+            .get(&dropped.field.number)
+            .map(|k| k.full_name.as_str())
+            .unwrap_or_default();
+        diagnostics.push(Diagnostic {
+            file: dropped.file.clone(),
+            line: 0,
+            column: 0,
+            message: format!(
+                "extension `{}` uses number {} of {}, as `{kept}` does (protoc rejects this); \
+                 only `{kept}` is compared",
+                dropped.full_name, dropped.field.number, dropped.extendee
+            ),
+        });
     }
     let blobs: HashMap<&str, &str> = own
         .iter()
@@ -254,18 +289,91 @@ fn kind_type(kind: &Kind, group: bool) -> FieldType {
     }
 }
 
-/// `proto3` selects the packed default (prost-reflect decides packing before the options are
-/// interpreted, so it misses an explicit `[packed = true]` in proto2; we read it here).
-fn field(f: &FieldDescriptor, proto3: bool) -> Field {
-    let proto = f.field_descriptor_proto();
-    let packable = !matches!(f.kind(), Kind::Message(_) | Kind::String | Kind::Bytes);
-    let packed = f.cardinality() == PCard::Repeated
+/// What fields and extensions have in common, read the same way from either descriptor.
+struct Common<'a> {
+    proto: &'a FieldDescriptorProto,
+    kind: Kind,
+    group: bool,
+    cardinality: PCard,
+    json_name: &'a str,
+    /// The options as a message, only when some are set (decoding them costs).
+    options: Option<DynamicMessage>,
+}
+
+/// The parts of a field model that fields and extensions share; map, presence and oneof
+/// are the caller's. `proto3` selects the packed default (prost-reflect decides packing
+/// before the options are interpreted, so it misses an explicit `[packed = true]` in
+/// proto2; we read it here).
+fn common(c: Common<'_>, proto3: bool) -> Field {
+    let proto = c.proto;
+    let packable = !matches!(c.kind, Kind::Message(_) | Kind::String | Kind::Bytes);
+    let packed = c.cardinality == PCard::Repeated
         && packable
         && proto
             .options
             .as_ref()
             .and_then(|o| o.packed)
             .unwrap_or(proto3);
+    Field {
+        number: u32::try_from(proto.number()).unwrap_or(0),
+        name: proto.name().to_string(),
+        json_name: c.json_name.to_string(),
+        ty: kind_type(&c.kind, c.group),
+        cardinality: match c.cardinality {
+            PCard::Optional => Cardinality::Optional,
+            PCard::Required => Cardinality::Required,
+            PCard::Repeated => Cardinality::Repeated,
+        },
+        map: None,
+        presence: Presence::Implicit,
+        oneof: None,
+        proto3_optional: proto.proto3_optional(),
+        default: proto.default_value.clone(),
+        packed,
+        deprecated: proto.options.as_ref().is_some_and(|o| o.deprecated()),
+        options: c
+            .options
+            .map(|o| options_text(&o, &["deprecated", "packed"]))
+            .unwrap_or_default(),
+    }
+}
+
+/// An extension: extendee, scope and file, and its field. A singular extension always has
+/// explicit presence (`HasExtension`), whatever the syntax of the file declaring it.
+fn extension(e: &ExtensionDescriptor) -> Extension {
+    let file = e.parent_file();
+    let mut field = common(
+        Common {
+            proto: e.field_descriptor_proto(),
+            kind: e.kind(),
+            group: e.is_group(),
+            cardinality: e.cardinality(),
+            json_name: e.json_name(),
+            options: e
+                .field_descriptor_proto()
+                .options
+                .is_some()
+                .then(|| e.options()),
+        },
+        syntax_of(&file) != "proto2",
+    );
+    field.number = e.number();
+    field.name = e.name().to_string();
+    field.presence = if e.cardinality() == PCard::Repeated {
+        Presence::Implicit
+    } else {
+        Presence::Explicit
+    };
+    Extension {
+        full_name: e.full_name().to_string(),
+        extendee: e.containing_message().full_name().to_string(),
+        scope: e.parent_message().map(|m| m.full_name().to_string()),
+        file: file.name().to_string(),
+        field,
+    }
+}
+
+fn field(f: &FieldDescriptor, proto3: bool) -> Field {
     let map = match f.kind() {
         Kind::Message(entry) if f.is_map() => Some((
             field_type(&entry.map_entry_key_field()),
@@ -283,28 +391,27 @@ fn field(f: &FieldDescriptor, proto3: bool) -> Field {
     Field {
         number: f.number(),
         name: f.name().to_string(),
-        json_name: f.json_name().to_string(),
-        ty: field_type(f),
-        cardinality: match f.cardinality() {
-            PCard::Optional => Cardinality::Optional,
-            PCard::Required => Cardinality::Required,
-            PCard::Repeated => Cardinality::Repeated,
-        },
         map,
         presence,
         oneof: f
             .containing_oneof()
             .filter(|o| !o.is_synthetic())
             .map(|o| o.name().to_string()),
-        proto3_optional: proto.proto3_optional(),
-        default: proto.default_value.clone(),
-        packed,
-        deprecated: proto.options.as_ref().is_some_and(|o| o.deprecated()),
-        options: if proto.options.is_some() {
-            options_text(&f.options(), &["deprecated", "packed"])
-        } else {
-            Options::new()
-        },
+        ..common(
+            Common {
+                proto: f.field_descriptor_proto(),
+                kind: f.kind(),
+                group: f.is_group(),
+                cardinality: f.cardinality(),
+                json_name: f.json_name(),
+                options: f
+                    .field_descriptor_proto()
+                    .options
+                    .is_some()
+                    .then(|| f.options()),
+            },
+            proto3,
+        )
     }
 }
 
@@ -315,10 +422,35 @@ fn options_text(options: &DynamicMessage, skip: &[&str]) -> Options {
         if skip.contains(&field.name()) || field.name() == "uninterpreted_option" {
             continue;
         }
-        out.insert(field.name().to_string(), value.to_string());
+        out.insert(field.name().to_string(), value_text(&field.kind(), value));
     }
     for (ext, value) in options.extensions() {
-        out.insert(format!("({})", ext.full_name()), value.to_string());
+        out.insert(
+            format!("({})", ext.full_name()),
+            value_text(&ext.kind(), value),
+        );
     }
     out
+}
+
+/// An option value as text format, enum values by name (`CORD`, not `1`).
+fn value_text(kind: &Kind, value: &prost_reflect::Value) -> String {
+    use prost_reflect::Value;
+    let name = |n: i32| match kind {
+        Kind::Enum(e) => e
+            .get_value(n)
+            .map_or_else(|| n.to_string(), |v| v.name().to_string()),
+        _ => n.to_string(),
+    };
+    match value {
+        Value::EnumNumber(n) => name(*n),
+        Value::List(items) if matches!(kind, Kind::Enum(_)) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|v| v.as_enum_number().map_or_else(|| v.to_string(), name))
+                .collect();
+            format!("[{}]", items.join(","))
+        }
+        other => other.to_string(),
+    }
 }
