@@ -1,11 +1,14 @@
 //! Diff: pair the declarations of two versions, old and new. Judges nothing: the rules do.
 //!
 //! Declarations are paired by full name, fields and enum values by number, methods by
-//! name. Two scopes: the whole schema, or what is *reached from a root*: start at the root
-//! (message or service), follow only fields (and RPC input/output types) whose number exists
-//! in both versions, and pair the types found at the two ends of each such field even when
-//! their names differ (a renamed or moved type is then compared structurally). Types reached
-//! on one side only are paired with nothing (added or removed). Cycles terminate.
+//! name, extensions by extended message and number (an extension that kept its full name
+//! under a new number, by name). Two scopes: the whole schema, or what is *reached from a
+//! root*: start at the root (message or service), follow only fields, extensions of reached
+//! messages (and RPC input/output types) whose number exists in both versions, and pair the
+//! types found at the two ends of each such field even when their names differ (a renamed
+//! or moved type is then compared structurally; its extensions are paired by number). Types
+//! reached on one side only are paired with nothing (added or removed), and so are their
+//! extensions. Cycles terminate.
 //!
 //! May import: `schema`.
 
@@ -13,8 +16,8 @@ mod structural;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use crate::schema::graph::out_edges;
-use crate::schema::model::{Content, Enum, File, Message, Service};
+use crate::schema::graph::{Via, out_edges};
+use crate::schema::model::{Content, Enum, Extension, File, Message, Service};
 
 pub use structural::same_shape;
 
@@ -45,6 +48,8 @@ pub struct Pairing<'a> {
     pub messages: Vec<Pair<'a, Message>>,
     pub enums: Vec<Pair<'a, Enum>>,
     pub services: Vec<Pair<'a, Service>>,
+    /// Extensions, by extended message and number.
+    pub extensions: Vec<Pair<'a, Extension>>,
 }
 
 fn own_file(c: &Content, file: &str) -> bool {
@@ -104,6 +109,32 @@ pub fn pair_whole<'a>(old: &'a Content, new: &'a Content) -> Pairing<'a> {
     join_renames(&mut enums, |a, b| {
         same_shape(old, &a.full_name, new, &b.full_name)
     });
+    // Extensions of a message paired with another (renamed) pair by number across the two
+    // names; the others (extended messages outside the repository, or on one side) by name.
+    let own_ext = |c: &Content, e: &Extension| own_file(c, &e.file);
+    let mut extensions = Vec::new();
+    let (mut done_old, mut done_new) = (BTreeSet::new(), BTreeSet::new());
+    for m in &messages {
+        if let (Some(a), Some(b)) = (m.old, m.new) {
+            extensions.extend(pair_extensions(
+                old,
+                Some(&a.full_name),
+                new,
+                Some(&b.full_name),
+                own_ext,
+            ));
+            done_old.insert(a.full_name.as_str());
+            done_new.insert(b.full_name.as_str());
+        }
+    }
+    let extendees: BTreeSet<&String> = old.extensions.keys().chain(new.extensions.keys()).collect();
+    for x in extendees {
+        let a = (!done_old.contains(x.as_str())).then_some(x.as_str());
+        let b = (!done_new.contains(x.as_str())).then_some(x.as_str());
+        if a.is_some() || b.is_some() {
+            extensions.extend(pair_extensions(old, a, new, b, own_ext));
+        }
+    }
     Pairing {
         old,
         new,
@@ -112,7 +143,37 @@ pub fn pair_whole<'a>(old: &'a Content, new: &'a Content) -> Pairing<'a> {
         messages,
         enums,
         services,
+        extensions,
     }
+}
+
+/// The extensions of `a` (old) and of `b` (new) that `keep` accepts, paired by number; then
+/// a removed and an added one with the same full name as one renumbered extension.
+fn pair_extensions<'a>(
+    old: &'a Content,
+    a: Option<&str>,
+    new: &'a Content,
+    b: Option<&str>,
+    keep: impl Fn(&Content, &Extension) -> bool,
+) -> Vec<Pair<'a, Extension>> {
+    let side = |c: &'a Content, x: Option<&str>| -> BTreeMap<u32, &'a Extension> {
+        x.into_iter()
+            .flat_map(|x| c.extensions_of(x))
+            .filter(|e| keep(c, e))
+            .map(|e| (e.field.number, e))
+            .collect()
+    };
+    let (xa, xb) = (side(old, a), side(new, b));
+    let numbers: BTreeSet<u32> = xa.keys().chain(xb.keys()).copied().collect();
+    let mut pairs: Vec<Pair<'a, Extension>> = numbers
+        .into_iter()
+        .map(|n| Pair {
+            old: xa.get(&n).copied(),
+            new: xb.get(&n).copied(),
+        })
+        .collect();
+    join_renames(&mut pairs, |x, y| x.full_name == y.full_name);
+    pairs
 }
 
 /// Replaces a removed `a` and an added `b` with `same(a, b)` by one pair, each `a` at most
@@ -154,6 +215,7 @@ pub fn pair_from_root<'a>(old: &'a Content, new: &'a Content, root: &str) -> Pai
         messages: Vec::new(),
         enums: Vec::new(),
         services: Vec::new(),
+        extensions: Vec::new(),
     };
     let mut seen_pairs = BTreeSet::new();
     let mut reached_old = BTreeSet::new();
@@ -163,6 +225,9 @@ pub fn pair_from_root<'a>(old: &'a Content, new: &'a Content, root: &str) -> Pai
     // Types hanging off a field that exists on one side only.
     let mut one_sided_old = Vec::new();
     let mut one_sided_new = Vec::new();
+    // Extension pairs pushed, by (old, new) full name: a message reached through two paths
+    // (paired with two types) must not report its extensions twice.
+    let mut seen_extensions = BTreeSet::new();
     while let Some((a, b)) = queue.pop_front() {
         let a = a.filter(|n| exists(old, n));
         let b = b.filter(|n| exists(new, n));
@@ -172,22 +237,21 @@ pub fn pair_from_root<'a>(old: &'a Content, new: &'a Content, root: &str) -> Pai
         reached_old.extend(a.clone());
         reached_new.extend(b.clone());
         push_pair(&mut p, a.as_deref(), b.as_deref());
+        p.extensions.extend(
+            pair_extensions(old, a.as_deref(), new, b.as_deref(), |_, _| true)
+                .into_iter()
+                .filter(|x| seen_extensions.insert(ext_key(x))),
+        );
         let ea = a.as_deref().map(|n| out_edges(old, n)).unwrap_or_default();
         let eb = b.as_deref().map(|n| out_edges(new, n)).unwrap_or_default();
         for e in &ea {
-            match eb
-                .iter()
-                .find(|f| f.number == e.number && f.label_key() == e.label_key())
-            {
+            match eb.iter().find(|f| f.pair_key() == e.pair_key()) {
                 Some(f) => queue.push_back((Some(e.to.clone()), Some(f.to.clone()))),
                 None => one_sided_old.push(e.to.clone()),
             }
         }
         for f in &eb {
-            if !ea
-                .iter()
-                .any(|e| e.number == f.number && e.label_key() == f.label_key())
-            {
+            if !ea.iter().any(|e| e.pair_key() == f.pair_key()) {
                 one_sided_new.push(f.to.clone());
             }
         }
@@ -203,11 +267,17 @@ pub fn pair_from_root<'a>(old: &'a Content, new: &'a Content, root: &str) -> Pai
             if !exists(content, &n) || !seen.insert(n.clone()) {
                 continue;
             }
-            if is_old {
-                push_pair(&mut p, Some(&n), None);
+            let (a, b) = if is_old {
+                (Some(n.as_str()), None)
             } else {
-                push_pair(&mut p, None, Some(&n));
-            }
+                (None, Some(n.as_str()))
+            };
+            push_pair(&mut p, a, b);
+            p.extensions.extend(
+                pair_extensions(old, a, new, b, |_, _| true)
+                    .into_iter()
+                    .filter(|x| seen_extensions.insert(ext_key(x))),
+            );
             stack.extend(out_edges(content, &n).into_iter().map(|e| e.to));
         }
     }
@@ -249,12 +319,30 @@ fn push_pair<'a>(p: &mut Pairing<'a>, a: Option<&str>, b: Option<&str>) {
     }
 }
 
+/// The full names of a pair of extensions, for de-duplication.
+fn ext_key(x: &Pair<'_, Extension>) -> (Option<String>, Option<String>) {
+    (
+        x.old.map(|e| e.full_name.clone()),
+        x.new.map(|e| e.full_name.clone()),
+    )
+}
+
+/// What pairs two edges of the two versions.
+#[derive(PartialEq, Eq)]
+enum EdgeKey<'a> {
+    Field(u32),
+    Extension(u32),
+    Rpc(&'a str, Via),
+}
+
 impl crate::schema::graph::Edge {
-    /// Fields pair by number; RPC edges by method name and direction.
-    fn label_key(&self) -> Option<(&str, crate::schema::graph::Via)> {
-        match self.number {
-            Some(_) => None,
-            None => Some((self.label.as_str(), self.via)),
+    /// Fields pair by number, extensions by number (apart from fields), RPC edges by method
+    /// name and direction.
+    fn pair_key(&self) -> EdgeKey<'_> {
+        match (self.number, self.via) {
+            (Some(n), Via::Extension) => EdgeKey::Extension(n),
+            (Some(n), _) => EdgeKey::Field(n),
+            (None, via) => EdgeKey::Rpc(self.label.as_str(), via),
         }
     }
 }
@@ -270,6 +358,7 @@ pub fn pair_one<'a>(old: &'a Content, new: &'a Content, name: &str) -> Pairing<'
         messages: Vec::new(),
         enums: Vec::new(),
         services: Vec::new(),
+        extensions: Vec::new(),
     };
     push_pair(&mut p, Some(name), Some(name));
     p

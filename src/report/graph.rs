@@ -129,6 +129,7 @@ fn edge_label(via: Via, label: &str, number: Option<u32>) -> String {
         Via::Oneof => format!("{label}{n} (oneof)"),
         Via::Input => format!("{label} (in)"),
         Via::Output => format!("{label} (out)"),
+        Via::Extension => format!("[{label}]{n} (extension)"),
     }
 }
 

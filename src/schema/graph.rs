@@ -34,15 +34,17 @@ pub enum Via {
     Oneof,
     Input,
     Output,
+    /// An extension of the message (declared elsewhere, in its extension ranges).
+    Extension,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct Edge {
     pub from: String,
     pub to: String,
-    /// Field or method name.
+    /// Field or method name; an extension's full name.
     pub label: String,
-    /// Field number (None for RPC edges).
+    /// Field or extension number (None for RPC edges).
     pub number: Option<u32>,
     pub via: Via,
     /// Closes a cycle: `to` is an ancestor of `from` in the walk.
@@ -67,7 +69,8 @@ impl TypeGraph {
     }
 }
 
-/// The edges going out of one message or service, in declaration-number order.
+/// The edges going out of one message or service: fields in number order, then the
+/// extensions of the message in number order (data of the message can carry them), or rpcs.
 pub fn out_edges(content: &Content, name: &str) -> Vec<Edge> {
     let mut out = Vec::new();
     if let Some(m) = content.messages.get(name) {
@@ -90,6 +93,18 @@ pub fn out_edges(content: &Content, name: &str) -> Vec<Edge> {
                     label: f.name.clone(),
                     number: Some(f.number),
                     via,
+                    back: false,
+                });
+            }
+        }
+        for e in content.extensions_of(name) {
+            if let Some(target) = e.field.ty.type_name() {
+                out.push(Edge {
+                    from: name.to_string(),
+                    to: target.to_string(),
+                    label: e.full_name.clone(),
+                    number: Some(e.field.number),
+                    via: Via::Extension,
                     back: false,
                 });
             }
@@ -321,6 +336,25 @@ mod tests {
             g.edges
                 .iter()
                 .any(|e| e.via == Via::Oneof && e.to == "p.Kind")
+        );
+    }
+
+    #[test]
+    fn the_extensions_of_a_reached_message_are_edges() {
+        let c = content(
+            "syntax = \"proto2\"; package p;\n\
+             message Root { optional Box box = 1; }\n\
+             message Box { extensions 100 to 199; }\n\
+             message Payload { optional int32 x = 1; }\n\
+             extend Box { optional Payload payload = 100; optional int32 plain = 101; }\n",
+        );
+        let g = build(&c, "p.Root");
+        let names: Vec<&str> = g.names().collect();
+        assert_eq!(names, ["p.Root", "p.Box", "p.Payload"]);
+        let e = g.edges.iter().find(|e| e.via == Via::Extension).unwrap();
+        assert_eq!(
+            (e.from.as_str(), e.label.as_str(), e.number),
+            ("p.Box", "p.payload", Some(100))
         );
     }
 
