@@ -121,6 +121,10 @@ fn counterparts(rule: &str) -> &'static [&'static str] {
         "RPC_REMOVED" => &["RPC_ADDED"],
         "ONEOF_ADDED" => &["ONEOF_REMOVED"],
         "ONEOF_REMOVED" => &["ONEOF_ADDED"],
+        "EXTENSION_ADDED" => &["EXTENSION_REMOVED"],
+        "EXTENSION_REMOVED" => &["EXTENSION_ADDED"],
+        "EXTENSION_RANGE_ADDED" => &["EXTENSION_RANGE_REMOVED"],
+        "EXTENSION_RANGE_REMOVED" => &["EXTENSION_RANGE_ADDED"],
         "FIELD_ADDED" => &["FIELD_REMOVED", "FIELD_REMOVED_RESERVED"],
         "FIELD_REMOVED" | "FIELD_REMOVED_RESERVED" => &["FIELD_ADDED", "FIELD_REQUIRED_ADDED"],
         // A field that became required, or a required field added (whose reverse is the
@@ -164,13 +168,29 @@ const NO_COUNTERPART: &[(&str, &str)] = &[
 
 /// Cells where a change and its reverse legitimately differ: (rule, level, direction of that
 /// rule's own verdict, why). Each must be needed by some fixture.
-const ASYMMETRIC: &[(&str, &str, &str, &str)] = &[(
-    "FIELD_REMOVED",
-    "wire",
-    "backward",
-    "a removal frees the number for reuse by a later version, which would misread old data; \
-     the reverse addition reads the same bytes, but frees nothing",
-)];
+const ASYMMETRIC: &[(&str, &str, &str, &str)] = &[
+    (
+        "FIELD_REMOVED",
+        "wire",
+        "backward",
+        "a removal frees the number for reuse by a later version, which would misread old data; \
+         the reverse addition reads the same bytes, but frees nothing",
+    ),
+    (
+        "EXTENSION_REMOVED",
+        "wire",
+        "backward",
+        "as FIELD_REMOVED: the extension's number is free for a later extension (which cannot \
+         be prevented: extension numbers cannot be reserved); adding one frees nothing",
+    ),
+    (
+        "EXTENSION_RANGE_REMOVED",
+        "wire",
+        "backward",
+        "numbers leaving an extension range are free for fields that would misread old \
+         extension data; numbers joining a range free nothing",
+    ),
+];
 
 fn cells(c: &Change) -> [(&'static str, Directions); 2] {
     [("wire", c.verdict.wire), ("json", c.verdict.json)]

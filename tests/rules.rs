@@ -398,6 +398,8 @@ fn paired_pages_name_each_other_when_reversed() {
         ("FIELD_REQUIRED_ADDED", "FIELD_REQUIRED_REMOVED"),
         ("ENUM_VALUE_ADDED", "ENUM_VALUE_REMOVED"),
         ("ENUM_VALUE_ADDED", "ENUM_VALUE_REMOVED_RESERVED"),
+        ("EXTENSION_ADDED", "EXTENSION_REMOVED"),
+        ("EXTENSION_RANGE_ADDED", "EXTENSION_RANGE_REMOVED"),
     ];
     for (a, b) in pairs {
         for (x, y) in [(a, b), (b, a)] {

@@ -7,6 +7,7 @@
 
 mod decl;
 pub mod examples;
+mod extension;
 mod field;
 pub mod types;
 pub mod verdict;
@@ -98,6 +99,10 @@ rules! {
     FIELD_DEPRECATED, "", "a field was deprecated or undeprecated";
     FIELD_RESERVED_NUMBER_REUSED, "RESERVED_MESSAGE_NO_DELETE", "a field uses a number that was reserved";
     FIELD_RESERVED_NAME_REUSED, "RESERVED_MESSAGE_NO_DELETE", "a field uses a name that was reserved";
+    EXTENSION_ADDED, "", "an extension (a field declared in an extend block) was added";
+    EXTENSION_REMOVED, "EXTENSION_NO_DELETE", "an extension was removed";
+    EXTENSION_RANGE_ADDED, "", "a message's extension range was added or widened";
+    EXTENSION_RANGE_REMOVED, "EXTENSION_MESSAGE_NO_DELETE", "a message's extension range was removed or shrunk";
     ONEOF_ADDED, "", "a oneof was added";
     ONEOF_REMOVED, "ONEOF_NO_DELETE", "a oneof was removed";
     ONEOF_RENAMED, "ONEOF_NO_DELETE", "a oneof has a new name, same members";
@@ -164,6 +169,7 @@ fn check_with(pairing: &Pairing<'_>, old: &Schema, new: &Schema, comments: bool)
     let mut findings = Vec::new();
     decl::check(pairing, old, new, comments, &mut findings);
     field::check(pairing, &mut findings);
+    extension::check(pairing, &mut findings);
     let mut changes: Vec<Change> = findings
         .into_iter()
         .map(|f| {

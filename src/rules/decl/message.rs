@@ -1,12 +1,13 @@
 //! Message rules: MESSAGE_ADDED, MESSAGE_REMOVED, MESSAGE_RENAMED, MESSAGE_MOVED,
-//! MESSAGE_OPTION_CHANGED, the ONEOF_* rules and the RESERVED_* removals.
+//! MESSAGE_OPTION_CHANGED, the ONEOF_* rules, the RESERVED_* removals and the
+//! EXTENSION_RANGE_* changes.
 
 use crate::diff::{Pair, same_shape};
 use crate::schema::model::{Message, Oneof};
 
 use super::super::Finding;
 use super::super::verdict::Severity::*;
-use super::super::verdict::{Directions, Verdict};
+use super::super::verdict::{Directions, Source, Verdict};
 use super::{BOTH_BREAK, Ctx, f, source_only};
 
 fn both<'a>(p: Pair<'a, Message>) -> Option<(&'a Message, &'a Message)> {
@@ -283,4 +284,142 @@ pub(super) fn reserved_name_removed(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Fi
             )
         })
         .collect()
+}
+
+/// The numbers of `a` (inclusive ranges) that no range of `b` holds, as inclusive ranges.
+fn minus(a: &[(u32, u32)], b: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    let mut b = b.to_vec();
+    b.sort_unstable();
+    let mut out = Vec::new();
+    for &(start, end) in a {
+        let mut next = start;
+        for &(s, e) in &b {
+            if e < next || s > end {
+                continue;
+            }
+            if s > next {
+                out.push((next, s - 1));
+            }
+            if e >= end {
+                next = end.saturating_add(1);
+                break;
+            }
+            next = e.saturating_add(1);
+        }
+        if next <= end {
+            out.push((next, end));
+        }
+    }
+    out
+}
+
+/// The largest field number.
+const MAX_NUMBER: u32 = 536_870_911;
+
+fn extensions_text((a, b): (u32, u32)) -> String {
+    match (a == b, b == MAX_NUMBER) {
+        (true, _) => format!("extensions {a}"),
+        (false, true) => format!("extensions {a} to max"),
+        (false, false) => format!("extensions {a} to {b}"),
+    }
+}
+
+/// Extension numbers of the old message that the new one no longer accepts. Extensions
+/// declared there, by anyone, no longer compile; data written with them reads as unknown
+/// fields, and the numbers are free for fields that would misread it — unless reserved.
+pub(super) fn extension_range_removed(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Finding> {
+    let Some((o, n)) = both(p) else { return vec![] };
+    minus(&o.extension_ranges, &n.extension_ranges)
+        .into_iter()
+        .map(|range| {
+            let reserved = minus(&[range], &n.reserved_ranges).is_empty();
+            f(
+                "EXTENSION_RANGE_REMOVED",
+                &o.full_name,
+                Some(i64::from(range.0)),
+                Some(extensions_text(range)),
+                None,
+                Verdict {
+                    wire: Directions {
+                        backward: if reserved { Safe } else { Hazard },
+                        forward: Safe,
+                    },
+                    json: Directions {
+                        backward: Hazard,
+                        forward: Safe,
+                    },
+                    source: Source::Breaking,
+                },
+                false,
+                format!(
+                    "{} no longer accepts extensions {}: extensions declared there stop compiling; old data with them reads as unknown fields{}",
+                    o.full_name,
+                    extensions_text(range).trim_start_matches("extensions "),
+                    if reserved {
+                        " (the numbers are reserved)"
+                    } else {
+                        ", and the numbers may be reused by fields that misread it"
+                    }
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Extension numbers the new message accepts and the old one did not: new writers may send
+/// extensions there (declared by anyone) that old readers keep as unknown fields, and whose
+/// JSON keys old readers reject.
+pub(super) fn extension_range_added(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Finding> {
+    let Some((o, n)) = both(p) else { return vec![] };
+    minus(&n.extension_ranges, &o.extension_ranges)
+        .into_iter()
+        .map(|range| {
+            f(
+                "EXTENSION_RANGE_ADDED",
+                &n.full_name,
+                Some(i64::from(range.0)),
+                None,
+                Some(extensions_text(range)),
+                Verdict {
+                    wire: Directions::SAFE,
+                    json: Directions {
+                        backward: Safe,
+                        forward: Hazard,
+                    },
+                    source: Source::Safe,
+                },
+                true,
+                format!(
+                    "{} accepts extensions {}: old readers keep them as unknown fields, and reject their JSON keys unless they ignore unknown fields",
+                    n.full_name,
+                    extensions_text(range).trim_start_matches("extensions ")
+                ),
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minus_leaves_what_no_other_range_holds() {
+        assert_eq!(minus(&[(100, 199)], &[(100, 199)]), []);
+        assert_eq!(minus(&[(100, 199)], &[]), [(100, 199)]);
+        assert_eq!(minus(&[(100, 199)], &[(100, 149)]), [(150, 199)]);
+        assert_eq!(
+            minus(&[(100, 199)], &[(120, 129), (110, 114)]),
+            [(100, 109), (115, 119), (130, 199)]
+        );
+        assert_eq!(
+            minus(&[(1000, MAX_NUMBER)], &[(1000, 1999)]),
+            [(2000, MAX_NUMBER)]
+        );
+        assert_eq!(minus(&[(5, 5), (7, 9)], &[(0, MAX_NUMBER)]), []);
+        assert_eq!(
+            minus(&[(0, MAX_NUMBER)], &[(0, 0), (MAX_NUMBER, MAX_NUMBER)]),
+            [(1, MAX_NUMBER - 1)]
+        );
+    }
 }

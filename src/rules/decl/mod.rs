@@ -44,6 +44,8 @@ const MESSAGE_RULES: &[Rule<Message>] = &[
     message::oneof_added,
     message::reserved_range_removed,
     message::reserved_name_removed,
+    message::extension_range_removed,
+    message::extension_range_added,
 ];
 
 const ENUM_RULES: &[Rule<Enum>] = &[

@@ -23,7 +23,7 @@ fn json_name_read(w: &F<'_>, r: &F<'_>) -> Severity {
 }
 
 pub(super) fn field_renamed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
-    if o.f.name == n.f.name {
+    if o.name() == n.name() {
         return vec![];
     }
     vec![(
@@ -34,13 +34,14 @@ pub(super) fn field_renamed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
         ),
         format!(
             "`{}` renamed to `{}`: binary is unaffected; JSON keys and generated code change",
-            o.f.name, n.f.name
+            o.name(),
+            n.name()
         ),
     )]
 }
 
 pub(super) fn field_json_name_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
-    if o.f.name != n.f.name || o.f.json_name == n.f.json_name {
+    if o.name() != n.name() || o.f.json_name == n.f.json_name {
         return vec![];
     }
     vec![(

@@ -1,7 +1,8 @@
 //! Field rules: fields of each paired message, paired by number (and a field that kept its
 //! name under a new number, by name). Additions, removals and renumberings are judged here;
 //! the rules on a field present on both sides are in `changed`, one function each; how one
-//! message type reads as another is in `structural`.
+//! message type reads as another is in `structural`. An extension present in both versions
+//! is judged by the same rules (see `rules::extension`), through the same `F`.
 
 mod changed;
 mod structural;
@@ -10,7 +11,7 @@ use std::collections::BTreeSet;
 
 use crate::diff::Pairing;
 use crate::schema::graph::type_text;
-use crate::schema::model::{Cardinality, Content, Field, Message, Presence};
+use crate::schema::model::{Cardinality, Content, Extension, Field, Message, Presence};
 
 use super::Finding;
 use super::verdict::Severity::*;
@@ -18,24 +19,79 @@ use super::verdict::{Directions, Source, Verdict};
 use changed::*;
 pub(super) use structural::structural;
 
-/// Both sides of a field and of its message, with their schemas.
-struct F<'a> {
+/// One side of a field: the field, its message and schema; for an extension, the extension
+/// (then `m` is the extended message).
+pub(super) struct F<'a> {
     pub c: &'a Content,
     pub m: &'a Message,
     pub f: &'a Field,
+    pub ext: Option<&'a Extension>,
 }
 
-impl F<'_> {
+impl<'a> F<'a> {
+    pub fn field(c: &'a Content, m: &'a Message, f: &'a Field) -> Self {
+        F { c, m, f, ext: None }
+    }
+
+    /// The field of an extension, in its extended message.
+    pub fn extension(c: &'a Content, m: &'a Message, e: &'a Extension) -> Self {
+        F {
+            c,
+            m,
+            f: &e.field,
+            ext: Some(e),
+        }
+    }
+
+    /// The syntax of the file declaring the field (an extension's own file) is proto3.
     fn proto3(&self) -> bool {
-        self.c
-            .files
-            .get(&self.m.file)
-            .is_some_and(|f| f.syntax != "proto2")
+        let file = self.ext.map_or(&self.m.file, |e| &e.file);
+        self.c.files.get(file).is_some_and(|f| f.syntax != "proto2")
+    }
+
+    /// The name that identifies the field in its scope: its name, or an extension's full
+    /// name (which its ProtoJSON key `[pkg.name]` and generated code follow).
+    fn name(&self) -> &str {
+        self.ext.map_or(&self.f.name, |e| &e.full_name)
+    }
+
+    /// The element a change is reported on: `pkg.Msg.field`, or the extension's full name.
+    fn element(&self) -> String {
+        match self.ext {
+            Some(e) => e.full_name.clone(),
+            None => format!("{}.{}", self.m.full_name, self.f.name),
+        }
+    }
+
+    fn decl(&self) -> String {
+        match self.ext {
+            Some(e) => super::extension::decl(e),
+            None => decl(self.f),
+        }
     }
 }
 
-pub(super) fn decl(f: &Field) -> String {
+fn decl(f: &Field) -> String {
     format!("{} {} = {}", type_text(f), f.name, f.number)
+}
+
+/// FIELD_NUMBER_CHANGED: a field (or extension) that kept its name under a new number.
+pub(super) fn number_changed(o: &F<'_>, n: &F<'_>) -> Finding {
+    Finding {
+        rule: "FIELD_NUMBER_CHANGED",
+        element: n.element(),
+        number: Some(i64::from(n.f.number)),
+        old: Some(o.decl()),
+        new: Some(n.decl()),
+        verdict: v(BOTH_BREAK, Directions::SAFE, Source::Safe),
+        additive: false,
+        message: format!(
+            "`{}` moved from number {} to {}: binary data under the old number is not read as this field",
+            n.name(),
+            o.f.number,
+            n.f.number
+        ),
+    }
 }
 
 fn reserved(m: &Message, number: u32) -> bool {
@@ -61,7 +117,6 @@ pub(super) fn check(p: &Pairing<'_>, out: &mut Vec<Finding>) {
 }
 
 fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec<Finding>) {
-    let elem = |f: &Field| format!("{}.{}", nm.full_name, f.name);
     // A name kept under a new number.
     let mut moved_old = BTreeSet::new();
     let mut moved_new = BTreeSet::new();
@@ -79,23 +134,7 @@ fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec
             }
             moved_old.insert(of.number);
             moved_new.insert(nf.number);
-            out.push(Finding {
-                rule: "FIELD_NUMBER_CHANGED",
-                element: elem(nf),
-                number: Some(i64::from(nf.number)),
-                old: Some(decl(of)),
-                new: Some(decl(nf)),
-                verdict: v(
-                    Directions { backward: Breaking, forward: Breaking },
-                    Directions::SAFE,
-                    Source::Safe,
-                ),
-                additive: false,
-                message: format!(
-                    "`{}` moved from number {} to {}: binary data under the old number is not read as this field",
-                    nf.name, of.number, nf.number
-                ),
-            });
+            out.push(number_changed(&F::field(oc, om, of), &F::field(nc, nm, nf)));
         }
     }
     let numbers: BTreeSet<u32> = om.fields.keys().chain(nm.fields.keys()).copied().collect();
@@ -103,19 +142,7 @@ fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec
         match (om.fields.get(&n), nm.fields.get(&n)) {
             (Some(of), None) if !moved_old.contains(&n) => removed(om, of, nm, out),
             (None, Some(nf)) if !moved_new.contains(&n) => added(om, nm, nf, out),
-            (Some(of), Some(nf)) => {
-                let o = F {
-                    c: oc,
-                    m: om,
-                    f: of,
-                };
-                let nn = F {
-                    c: nc,
-                    m: nm,
-                    f: nf,
-                };
-                changed(&o, &nn, out);
-            }
+            (Some(of), Some(nf)) => changed(&F::field(oc, om, of), &F::field(nc, nm, nf), out),
             _ => {}
         }
     }
@@ -288,15 +315,16 @@ const CHANGED: &[(&str, Check)] = &[
     ("FIELD_DEPRECATED", field_deprecated),
 ];
 
-fn changed(o: &F<'_>, n: &F<'_>, out: &mut Vec<Finding>) {
+/// Runs every rule of `CHANGED` on a field (or extension) present on both sides.
+pub(super) fn changed(o: &F<'_>, n: &F<'_>, out: &mut Vec<Finding>) {
     for (rule, check) in CHANGED {
         for (verdict, message) in check(o, n) {
             out.push(Finding {
                 rule,
-                element: format!("{}.{}", n.m.full_name, n.f.name),
+                element: n.element(),
                 number: Some(i64::from(n.f.number)),
-                old: Some(decl(o.f)),
-                new: Some(decl(n.f)),
+                old: Some(o.decl()),
+                new: Some(n.decl()),
                 verdict,
                 additive: false,
                 message,

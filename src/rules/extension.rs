@@ -1,0 +1,116 @@
+//! Extension rules, over the extensions `diff` paired by extended message and number.
+//!
+//! An extension only in the new version is EXTENSION_ADDED, only in the old one
+//! EXTENSION_REMOVED. An extension in both is judged by the field rules (FIELD_TYPE_CHANGED,
+//! FIELD_CARDINALITY_CHANGED, FIELD_RENAMED, FIELD_NUMBER_CHANGED, ...), reported on the
+//! extension's full name: on the wire an extension *is* a field of the extended message, so
+//! a type change reads exactly as the same type change of a field does, and one rule id, one
+//! page and one ignore entry cover both. Where extensions differ — the ProtoJSON key is the
+//! full name in brackets, so a new scope renames it — the field rules ask the extension for
+//! its name (see `field::F`).
+
+use crate::diff::{Pair, Pairing};
+use crate::schema::graph::type_text;
+use crate::schema::model::Extension;
+
+use super::Finding;
+use super::field::{F, changed, number_changed};
+use super::verdict::Severity::*;
+use super::verdict::{Directions, Source, Verdict};
+
+pub(super) fn check(p: &Pairing<'_>, out: &mut Vec<Finding>) {
+    for pair in &p.extensions {
+        match (pair.old, pair.new) {
+            (None, Some(n)) => out.push(extension_added(n)),
+            (Some(o), None) => out.push(extension_removed(o)),
+            (Some(o), Some(n)) if o != n => both(p, *pair, out),
+            _ => {}
+        }
+    }
+}
+
+/// `extend pkg.M { int32 pkg.name = 100 }`: the declaration, with the full name.
+pub(super) fn decl(e: &Extension) -> String {
+    format!(
+        "extend {} {{ {} {} = {} }}",
+        e.extendee,
+        type_text(&e.field),
+        e.full_name,
+        e.field.number
+    )
+}
+
+fn extension_added(n: &Extension) -> Finding {
+    Finding {
+        rule: "EXTENSION_ADDED",
+        element: n.full_name.clone(),
+        number: Some(i64::from(n.field.number)),
+        old: None,
+        new: Some(decl(n)),
+        // Old binary readers keep it as an unknown field; old JSON readers meet the key
+        // `[pkg.name]` they cannot resolve, as they meet an added field's key.
+        verdict: Verdict {
+            wire: Directions::SAFE,
+            json: Directions {
+                backward: Safe,
+                forward: Hazard,
+            },
+            source: Source::Safe,
+        },
+        additive: true,
+        message: format!(
+            "extension [{}] of {} added at {}: old binary readers keep it as an unknown field; old JSON readers reject the key \"[{}]\" unless they ignore unknown fields",
+            n.full_name, n.extendee, n.field.number, n.full_name
+        ),
+    }
+}
+
+fn extension_removed(o: &Extension) -> Finding {
+    Finding {
+        rule: "EXTENSION_REMOVED",
+        element: o.full_name.clone(),
+        number: Some(i64::from(o.field.number)),
+        old: Some(decl(o)),
+        new: None,
+        // As a removed field whose number is not reserved: old data reads as an unknown field
+        // today, but the number is free for a later extension (anyone's, in the extended
+        // message's ranges) that would misread it. Extension numbers cannot be reserved.
+        verdict: Verdict {
+            wire: Directions {
+                backward: Hazard,
+                forward: Safe,
+            },
+            json: Directions {
+                backward: Hazard,
+                forward: Safe,
+            },
+            source: Source::Breaking,
+        },
+        additive: false,
+        message: format!(
+            "extension [{}] of {} removed: number {} is free for a later extension that would misread old data; old JSON with the key \"[{}]\" is rejected unless unknown fields are ignored",
+            o.full_name, o.extendee, o.field.number, o.full_name
+        ),
+    }
+}
+
+/// An extension in both versions: renumbered (the same full name under a new number), or
+/// judged by the field rules.
+fn both(p: &Pairing<'_>, pair: Pair<'_, Extension>, out: &mut Vec<Finding>) {
+    let (Some(o), Some(n)) = (pair.old, pair.new) else {
+        return;
+    };
+    // The extended message exists in a compiled pool; without it there is nothing to judge.
+    let (Some(om), Some(nm)) = (
+        p.old.messages.get(&o.extendee),
+        p.new.messages.get(&n.extendee),
+    ) else {
+        return;
+    };
+    let (fo, fnew) = (F::extension(p.old, om, o), F::extension(p.new, nm, n));
+    if o.field.number != n.field.number {
+        out.push(number_changed(&fo, &fnew));
+    } else {
+        changed(&fo, &fnew, out);
+    }
+}
