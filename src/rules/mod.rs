@@ -9,6 +9,7 @@ mod decl;
 pub mod examples;
 mod extension;
 mod field;
+mod options;
 pub mod types;
 pub mod verdict;
 
@@ -97,6 +98,7 @@ rules! {
     FIELD_REQUIRED_ADDED, "MESSAGE_SAME_REQUIRED_FIELDS", "a required field was added, or a field became required";
     FIELD_REQUIRED_REMOVED, "MESSAGE_SAME_REQUIRED_FIELDS", "a required field became optional";
     FIELD_DEPRECATED, "", "a field was deprecated or undeprecated";
+    FIELD_OPTION_CHANGED, "FIELD_SAME_CPP_STRING_TYPE", "a field option (ctype, jstype, lazy, a custom option, ...) changed";
     FIELD_RESERVED_NUMBER_REUSED, "RESERVED_MESSAGE_NO_DELETE", "a field uses a number that was reserved";
     FIELD_RESERVED_NAME_REUSED, "RESERVED_MESSAGE_NO_DELETE", "a field uses a name that was reserved";
     EXTENSION_ADDED, "", "an extension (a field declared in an extend block) was added";
@@ -117,13 +119,17 @@ rules! {
     ENUM_VALUE_NUMBER_CHANGED, "ENUM_VALUE_NO_DELETE", "an enum value kept its name but got a new number";
     ENUM_CLOSED_CHANGED, "ENUM_SAME_TYPE", "an enum changed between open and closed";
     ENUM_RESERVED_REUSED, "RESERVED_ENUM_NO_DELETE", "an enum value uses a reserved number or name";
+    ENUM_OPTION_CHANGED, "", "an enum option (allow_alias, deprecated, a custom option, ...) changed";
+    ENUM_VALUE_OPTION_CHANGED, "", "an enum value option (deprecated, debug_redact, a custom option, ...) changed";
     SERVICE_ADDED, "", "a service was added";
     SERVICE_REMOVED, "SERVICE_NO_DELETE", "a service was removed";
+    SERVICE_OPTION_CHANGED, "", "a service option (deprecated, a custom option, ...) changed";
     RPC_ADDED, "", "an rpc was added";
     RPC_REMOVED, "RPC_NO_DELETE", "an rpc was removed";
     RPC_INPUT_CHANGED, "RPC_SAME_REQUEST_TYPE", "an rpc's request type changed";
     RPC_OUTPUT_CHANGED, "RPC_SAME_RESPONSE_TYPE", "an rpc's response type changed";
     RPC_STREAMING_CHANGED, "RPC_SAME_CLIENT_STREAMING", "an rpc's client or server streaming changed";
+    RPC_OPTION_CHANGED, "RPC_SAME_IDEMPOTENCY_LEVEL", "an rpc option (idempotency_level, deprecated, google.api.http, ...) changed";
     COMMENT_CHANGED, "", "only a comment changed";
 }
 

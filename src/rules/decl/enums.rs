@@ -1,6 +1,6 @@
-//! Enum rules: ENUM_ADDED, ENUM_REMOVED, ENUM_MOVED, ENUM_CLOSED_CHANGED, and the value
-//! rules (values paired by number; a value that kept its name under a new number is
-//! ENUM_VALUE_NUMBER_CHANGED and nothing else).
+//! Enum rules: ENUM_ADDED, ENUM_REMOVED, ENUM_MOVED, ENUM_CLOSED_CHANGED,
+//! ENUM_OPTION_CHANGED, and the value rules (values paired by number; a value that kept its
+//! name under a new number is ENUM_VALUE_NUMBER_CHANGED and nothing else).
 
 use std::collections::BTreeSet;
 
@@ -8,6 +8,7 @@ use crate::diff::Pair;
 use crate::schema::model::{Enum, EnumValue};
 
 use super::super::Finding;
+use super::super::options::{self, Kind};
 use super::super::verdict::Severity::*;
 use super::super::verdict::{Directions, Source, Verdict};
 use super::{BOTH_BREAK, Ctx, f, source_only};
@@ -284,4 +285,60 @@ pub(super) fn enum_value_renamed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding>
             })
         })
         .collect()
+}
+
+pub(super) fn enum_option_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
+    let Some((o, n)) = both(p) else { return vec![] };
+    options::differing(&o.options, &n.options)
+        .iter()
+        .map(|c| {
+            let (verdict, message) = options::judge(Kind::Enum, c);
+            f(
+                "ENUM_OPTION_CHANGED",
+                &n.full_name,
+                None,
+                c.text(c.old),
+                c.text(c.new),
+                verdict,
+                false,
+                message,
+            )
+        })
+        .collect()
+}
+
+/// Options of a value present on both sides (by number), `deprecated` included: values have
+/// no rule of their own for it.
+pub(super) fn enum_value_option_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
+    let Some((o, n)) = both(p) else { return vec![] };
+    let mut out = Vec::new();
+    for (num, ov, nv) in by_number(o, n) {
+        let (Some(ov), Some(nv)) = (ov, nv) else {
+            continue;
+        };
+        if ov.options == nv.options && ov.deprecated == nv.deprecated {
+            continue;
+        }
+        let (a, b) = (
+            options::with_deprecated(&ov.options, ov.deprecated),
+            options::with_deprecated(&nv.options, nv.deprecated),
+        );
+        for c in options::differing(&a, &b) {
+            let (verdict, message) = options::judge(Kind::EnumValue, &c);
+            let text = |name: &str, value: Option<&str>| {
+                value.map(|v| format!("{name} = {num} [{} = {v}]", c.name))
+            };
+            out.push(f(
+                "ENUM_VALUE_OPTION_CHANGED",
+                &format!("{}.{}", n.full_name, nv.name),
+                Some(i64::from(num)),
+                text(&ov.name, c.old),
+                text(&nv.name, c.new),
+                verdict,
+                false,
+                message,
+            ));
+        }
+    }
+    out
 }

@@ -59,6 +59,8 @@ const ENUM_RULES: &[Rule<Enum>] = &[
     enums::enum_value_added,
     enums::enum_reserved_reused,
     enums::enum_value_renamed,
+    enums::enum_option_changed,
+    enums::enum_value_option_changed,
 ];
 
 const SERVICE_RULES: &[Rule<Service>] = &[
@@ -69,6 +71,8 @@ const SERVICE_RULES: &[Rule<Service>] = &[
     service::rpc_input_changed,
     service::rpc_output_changed,
     service::rpc_streaming_changed,
+    service::service_option_changed,
+    service::rpc_option_changed,
 ];
 
 const BOTH_BREAK: Directions = Directions {

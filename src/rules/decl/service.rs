@@ -1,4 +1,5 @@
-//! Service rules: SERVICE_ADDED, SERVICE_REMOVED and the RPC_* rules (methods by name).
+//! Service rules: SERVICE_ADDED, SERVICE_REMOVED, SERVICE_OPTION_CHANGED and the RPC_* rules
+//! (methods by name).
 
 use std::collections::BTreeSet;
 
@@ -6,6 +7,7 @@ use crate::diff::Pair;
 use crate::schema::model::{Method, Service};
 
 use super::super::Finding;
+use super::super::options::{self, Kind};
 use super::super::verdict::Severity::*;
 
 use super::super::verdict::{Directions, Source, Verdict};
@@ -214,4 +216,56 @@ pub(super) fn rpc_streaming_changed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Fi
                 })
         })
         .collect()
+}
+
+pub(super) fn service_option_changed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
+    let (Some(o), Some(n)) = (p.old, p.new) else {
+        return vec![];
+    };
+    options::differing(&o.options, &n.options)
+        .iter()
+        .map(|c| {
+            let (verdict, message) = options::judge(Kind::Service, c);
+            f(
+                "SERVICE_OPTION_CHANGED",
+                &n.full_name,
+                None,
+                c.text(c.old),
+                c.text(c.new),
+                verdict,
+                false,
+                message,
+            )
+        })
+        .collect()
+}
+
+/// Options of an rpc present on both sides, `deprecated` included: rpcs have no rule of
+/// their own for it.
+pub(super) fn rpc_option_changed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (elem, a, b) in methods(p) {
+        let (Some(a), Some(b)) = (a, b) else { continue };
+        if a.options == b.options && a.deprecated == b.deprecated {
+            continue;
+        }
+        let (x, y) = (
+            options::with_deprecated(&a.options, a.deprecated),
+            options::with_deprecated(&b.options, b.deprecated),
+        );
+        for c in options::differing(&x, &y) {
+            let (verdict, message) = options::judge(Kind::Method, &c);
+            out.push(f(
+                "RPC_OPTION_CHANGED",
+                &elem,
+                None,
+                c.text(c.old),
+                c.text(c.new),
+                verdict,
+                false,
+                message,
+            ));
+        }
+    }
+    out
 }

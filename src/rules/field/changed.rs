@@ -7,6 +7,7 @@ use crate::diff::same_shape;
 use crate::schema::graph::is_message;
 use crate::schema::model::{Cardinality, Content, Field, FieldType, Presence};
 
+use super::super::options::{self, Kind};
 use super::super::types;
 use super::super::verdict::Severity::{self, *};
 use super::super::verdict::{Directions, Source, Verdict};
@@ -292,6 +293,14 @@ pub(super) fn field_deprecated(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
         "no longer deprecated"
     };
     vec![(Verdict::SAFE, what.into())]
+}
+
+/// Options other than those judged above (deprecated, packed), one change per option.
+pub(super) fn field_option_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    options::differing(&o.f.options, &n.f.options)
+        .iter()
+        .map(|c| options::judge(Kind::Field, c))
+        .collect()
 }
 
 /// The entry message `a` (key = 1, value = 2) and the message `b` have the same shape, in

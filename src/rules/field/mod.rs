@@ -313,6 +313,7 @@ const CHANGED: &[(&str, Check)] = &[
     ("FIELD_DEFAULT_CHANGED", field_default_changed),
     ("FIELD_PACKED_CHANGED", field_packed_changed),
     ("FIELD_DEPRECATED", field_deprecated),
+    ("FIELD_OPTION_CHANGED", field_option_changed),
 ];
 
 /// Runs every rule of `CHANGED` on a field (or extension) present on both sides.
