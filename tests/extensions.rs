@@ -133,6 +133,16 @@ fn a_kept_name_under_a_new_number_is_a_renumbering() {
 }
 
 #[test]
+fn a_comment_on_an_extension_is_compared() {
+    let changes = whole(
+        &with("extend E {\n  // Before.\n  optional int32 n = 100;\n}\n"),
+        &with("extend E {\n  // After.\n  optional int32 n = 100;\n}\n"),
+    );
+    assert_eq!(rules(&changes), [("COMMENT_CHANGED", "fx.n")]);
+    assert_eq!(changes[0].new.as_deref(), Some("After."));
+}
+
+#[test]
 fn another_extension_under_a_number_is_a_rename_and_an_unchanged_one_is_silent() {
     let old = with("extend E { optional string a = 100; optional int32 b = 101; }\n");
     let new = with("extend E { optional string c = 100; optional int32 b = 101; }\n");

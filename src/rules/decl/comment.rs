@@ -7,7 +7,8 @@ use super::super::Finding;
 use super::super::verdict::Verdict;
 use super::f;
 
-/// Comment-only changes on paired declarations (and their fields, values, methods).
+/// Comment-only changes on paired declarations (and their fields, values, methods), and on
+/// paired extensions.
 pub(super) fn comment_changed(p: &Pairing<'_>, old: &Schema, new: &Schema, out: &mut Vec<Finding>) {
     // Docs come from the blob: the same file blob on both sides has the same comments.
     let unchanged = |fa: &str, fb: &str| {
@@ -61,6 +62,13 @@ pub(super) fn comment_changed(p: &Pairing<'_>, old: &Schema, new: &Schema, out: 
                     format!("{}.{name}", a.full_name),
                     format!("{}.{name}", b.full_name),
                 ));
+            }
+        }
+    }
+    for x in &p.extensions {
+        if let (Some(a), Some(b)) = (x.old, x.new) {
+            if !unchanged(&a.file, &b.file) {
+                elements.push((a.full_name.clone(), b.full_name.clone()));
             }
         }
     }
