@@ -103,7 +103,7 @@ pub fn pair_whole<'a>(old: &'a Content, new: &'a Content) -> Pairing<'a> {
         old,
         new,
     );
-    join_renames(&mut messages, |a, b| {
+    let renamed = join_renames(&mut messages, |a, b| {
         same_shape(old, &a.full_name, new, &b.full_name)
     });
     join_renames(&mut enums, |a, b| {
@@ -114,17 +114,12 @@ pub fn pair_whole<'a>(old: &'a Content, new: &'a Content) -> Pairing<'a> {
     let own_ext = |c: &Content, e: &Extension| own_file(c, &e.file);
     let mut extensions = Vec::new();
     let (mut done_old, mut done_new) = (BTreeSet::new(), BTreeSet::new());
-    for m in &messages {
-        if let (Some(a), Some(b)) = (m.old, m.new) {
-            extensions.extend(pair_extensions(
-                old,
-                Some(&a.full_name),
-                new,
-                Some(&b.full_name),
-                own_ext,
-            ));
-            done_old.insert(a.full_name.as_str());
-            done_new.insert(b.full_name.as_str());
+    for (a, b) in renamed {
+        let (x, y) = (a.full_name.as_str(), b.full_name.as_str());
+        if old.extensions.contains_key(x) || new.extensions.contains_key(y) {
+            extensions.extend(pair_extensions(old, Some(x), new, Some(y), own_ext));
+            done_old.insert(x);
+            done_new.insert(y);
         }
     }
     let extendees: BTreeSet<&String> = old.extensions.keys().chain(new.extensions.keys()).collect();
@@ -156,29 +151,59 @@ fn pair_extensions<'a>(
     b: Option<&str>,
     keep: impl Fn(&Content, &Extension) -> bool,
 ) -> Vec<Pair<'a, Extension>> {
-    let side = |c: &'a Content, x: Option<&str>| -> BTreeMap<u32, &'a Extension> {
-        x.into_iter()
-            .flat_map(|x| c.extensions_of(x))
-            .filter(|e| keep(c, e))
-            .map(|e| (e.field.number, e))
-            .collect()
+    // In number order; `keep` asked once per run of extensions from one file.
+    let side = |c: &'a Content, x: Option<&str>| -> Vec<&'a Extension> {
+        let mut out = Vec::new();
+        let mut last: Option<(&str, bool)> = None;
+        for e in x.into_iter().flat_map(|x| c.extensions_of(x)) {
+            let kept = match last {
+                Some((file, kept)) if file == e.file => kept,
+                _ => keep(c, e),
+            };
+            last = Some((&e.file, kept));
+            if kept {
+                out.push(e);
+            }
+        }
+        out
     };
     let (xa, xb) = (side(old, a), side(new, b));
-    let numbers: BTreeSet<u32> = xa.keys().chain(xb.keys()).copied().collect();
-    let mut pairs: Vec<Pair<'a, Extension>> = numbers
-        .into_iter()
-        .map(|n| Pair {
-            old: xa.get(&n).copied(),
-            new: xb.get(&n).copied(),
-        })
-        .collect();
-    join_renames(&mut pairs, |x, y| x.full_name == y.full_name);
+    let mut pairs = Vec::with_capacity(xa.len().max(xb.len()));
+    let (mut i, mut j) = (0, 0);
+    while i < xa.len() || j < xb.len() {
+        let (ea, eb) = (xa.get(i).copied(), xb.get(j).copied());
+        let pair = match (ea, eb) {
+            (Some(x), Some(y)) if x.field.number == y.field.number => Pair {
+                old: Some(x),
+                new: Some(y),
+            },
+            (Some(x), Some(y)) if x.field.number < y.field.number => Pair {
+                old: Some(x),
+                new: None,
+            },
+            (Some(x), None) => Pair {
+                old: Some(x),
+                new: None,
+            },
+            _ => Pair { old: None, new: eb },
+        };
+        i += usize::from(pair.old.is_some());
+        j += usize::from(pair.new.is_some());
+        pairs.push(pair);
+    }
+    if pairs.iter().any(|p| p.new.is_none()) && pairs.iter().any(|p| p.old.is_none()) {
+        join_renames(&mut pairs, |x, y| x.full_name == y.full_name);
+    }
     pairs
 }
 
 /// Replaces a removed `a` and an added `b` with `same(a, b)` by one pair, each `a` at most
 /// once, in name order.
-fn join_renames<'a, T>(pairs: &mut Vec<Pair<'a, T>>, same: impl Fn(&T, &T) -> bool) {
+/// Returns the pairs it joined.
+fn join_renames<'a, T>(
+    pairs: &mut Vec<Pair<'a, T>>,
+    same: impl Fn(&T, &T) -> bool,
+) -> Vec<(&'a T, &'a T)> {
     let removed: Vec<usize> = (0..pairs.len())
         .filter(|&i| pairs[i].new.is_none())
         .collect();
@@ -186,6 +211,7 @@ fn join_renames<'a, T>(pairs: &mut Vec<Pair<'a, T>>, same: impl Fn(&T, &T) -> bo
         .filter(|&i| pairs[i].old.is_none())
         .collect();
     let mut drop = BTreeSet::new();
+    let mut joined = Vec::new();
     for r in removed {
         let Some(old) = pairs[r].old else { continue };
         if let Some(pos) = added
@@ -194,6 +220,7 @@ fn join_renames<'a, T>(pairs: &mut Vec<Pair<'a, T>>, same: impl Fn(&T, &T) -> bo
         {
             let a = added.remove(pos);
             pairs[r].new = pairs[a].new;
+            joined.extend(pairs[a].new.map(|new| (old, new)));
             drop.insert(a);
         }
     }
@@ -202,6 +229,7 @@ fn join_renames<'a, T>(pairs: &mut Vec<Pair<'a, T>>, same: impl Fn(&T, &T) -> bo
         i += 1;
         !drop.contains(&(i - 1))
     });
+    joined
 }
 
 /// Pairs what is reached from `root` in both versions (see the module docs). The root must

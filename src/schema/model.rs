@@ -298,12 +298,19 @@ impl Schema {
                 .or_else(|| c.enums.get(name).map(|e| e.file.as_str()))
                 .or_else(|| c.services.get(name).map(|s| s.file.as_str()))
         };
-        // The declaration itself, its parent, else an extension of that name (a scan, so
-        // last); the first of these files that documents the element.
+        // The declaration itself, or its parent (a field, value, method, or an extension
+        // declared in a message); else an extension declared at file level, in one of the
+        // files of its package.
         let in_file = |file: Option<&str>| self.docs.get(file?)?.get(element);
+        let parent = element.rsplit_once('.').map_or("", |(p, _)| p);
         in_file(file_of(element))
-            .or_else(|| in_file(element.rsplit_once('.').and_then(|(p, _)| file_of(p))))
-            .or_else(|| in_file(c.extension(element).map(|e| e.file.as_str())))
+            .or_else(|| in_file(file_of(parent)))
+            .or_else(|| {
+                c.files
+                    .values()
+                    .filter(|f| f.package == parent)
+                    .find_map(|f| in_file(Some(&f.name)))
+            })
     }
 
     /// Files from the repository (not the well-known types protox supplies).

@@ -2,6 +2,7 @@
 
 use crate::diff::Pairing;
 use crate::schema::Schema;
+use crate::schema::model::{Doc, Extension};
 
 use super::super::Finding;
 use super::super::verdict::Verdict;
@@ -9,7 +10,12 @@ use super::f;
 
 /// Comment-only changes on paired declarations (and their fields, values, methods), and on
 /// paired extensions.
-pub(super) fn comment_changed(p: &Pairing<'_>, old: &Schema, new: &Schema, out: &mut Vec<Finding>) {
+pub(super) fn comment_changed<'a>(
+    p: &Pairing<'_>,
+    old: &'a Schema,
+    new: &'a Schema,
+    out: &mut Vec<Finding>,
+) {
     // Docs come from the blob: the same file blob on both sides has the same comments.
     let unchanged = |fa: &str, fb: &str| {
         fa == fb
@@ -65,15 +71,23 @@ pub(super) fn comment_changed(p: &Pairing<'_>, old: &Schema, new: &Schema, out: 
             }
         }
     }
+    // (element, old doc, new doc) of every pair compared.
+    let mut docs: Vec<(String, Option<&Doc>, Option<&Doc>)> = elements
+        .into_iter()
+        .map(|(a, b)| (old.doc(&a), new.doc(&b), b))
+        .map(|(da, db, b)| (b, da, db))
+        .collect();
+    // Extensions: their files are known, so their docs are one look-up each.
+    let ext_doc = |s: &'a Schema, e: &Extension| s.docs.get(&e.file)?.get(&e.full_name);
     for x in &p.extensions {
-        if let (Some(a), Some(b)) = (x.old, x.new) {
-            if !unchanged(&a.file, &b.file) {
-                elements.push((a.full_name.clone(), b.full_name.clone()));
-            }
+        if let (Some(a), Some(b)) = (x.old, x.new)
+            && !unchanged(&a.file, &b.file)
+        {
+            docs.push((b.full_name.clone(), ext_doc(old, a), ext_doc(new, b)));
         }
     }
-    for (a, b) in elements {
-        let (Some(da), Some(db)) = (old.doc(&a), new.doc(&b)) else {
+    for (b, da, db) in docs {
+        let (Some(da), Some(db)) = (da, db) else {
             continue;
         };
         if da.comment != db.comment {

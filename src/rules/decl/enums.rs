@@ -311,6 +311,15 @@ pub(super) fn enum_option_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding
 /// no rule of their own for it.
 pub(super) fn enum_value_option_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
     let Some((o, n)) = both(p) else { return vec![] };
+    // Most enums have no value options: skip pairing their values.
+    let plain = |e: &Enum| {
+        e.values
+            .iter()
+            .all(|v| v.options.is_empty() && !v.deprecated)
+    };
+    if plain(o) && plain(n) {
+        return vec![];
+    }
     let mut out = Vec::new();
     for (num, ov, nv) in by_number(o, n) {
         let (Some(ov), Some(nv)) = (ov, nv) else {

@@ -243,6 +243,16 @@ pub(super) fn service_option_changed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<F
 /// Options of an rpc present on both sides, `deprecated` included: rpcs have no rule of
 /// their own for it.
 pub(super) fn rpc_option_changed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
+    let plain = |s: Option<&Service>| {
+        s.is_none_or(|s| {
+            s.methods
+                .values()
+                .all(|m| m.options.is_empty() && !m.deprecated)
+        })
+    };
+    if plain(p.old) && plain(p.new) {
+        return vec![];
+    }
     let mut out = Vec::new();
     for (elem, a, b) in methods(p) {
         let (Some(a), Some(b)) = (a, b) else { continue };
