@@ -159,8 +159,11 @@ struct Judge {
     #[arg(long, value_name = "wire|json")]
     level: Option<String>,
     /// Hazard and lossy changes fail instead of warning.
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_strict")]
     strict: bool,
+    /// Hazard and lossy changes warn (overrides `strict = true` in protolapse.toml).
+    #[arg(long = "no-strict")]
+    no_strict: bool,
     /// Versions below 1.0.0: `cargo` (0.x: a minor bump may break) or `strict`.
     #[arg(long, value_name = "cargo|strict")]
     pre1: Option<String>,
@@ -216,7 +219,6 @@ fn run_command(cli: Cli) -> Result<bool> {
             }
             crate::commands::log(
                 &project,
-                &config,
                 root.as_deref(),
                 &judge.settings(&config)?,
                 format == LogFormat::Json,
@@ -365,7 +367,7 @@ fn run_command(cli: Cli) -> Result<bool> {
             config
                 .ignores()
                 .map_err(|e| anyhow!("{}: {e}", protolapse::config::FILE_NAME))?
-                .apply(&mut changes, sb, true);
+                .apply(&mut changes, sa, sb, true);
             let (on, nn) = (a.version.name.as_str(), b.version.name.as_str());
             let text = match format {
                 LogFormat::Text => report::diff::to_text(on, nn, root.as_deref(), &changes),
@@ -558,7 +560,11 @@ impl Judge {
             root: None,
             policy,
             level,
-            strict: self.strict || config.strict.unwrap_or(false),
+            strict: if self.no_strict {
+                false
+            } else {
+                self.strict || config.strict.unwrap_or(false)
+            },
             pre1,
             ignores: config.ignores().map_err(|e| anyhow!("{file}: {e}"))?,
         })

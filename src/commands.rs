@@ -3,7 +3,6 @@
 
 use anyhow::{Result, anyhow, bail};
 
-use protolapse::config::Config;
 use protolapse::history::VersionKind;
 use protolapse::load::Project;
 use protolapse::policy::{self, Comparer, Policy, Settings, gate, lifecycle};
@@ -14,7 +13,6 @@ use protolapse::schema::Status;
 /// `protolapse log`: every version, judged.
 pub fn log(
     project: &Project,
-    _config: &Config,
     root: Option<&str>,
     settings: &Settings,
     json: bool,
@@ -99,7 +97,8 @@ pub fn check(
         ),
         None => match sv.version.manifest.as_deref().map(policy::buffrs::parse) {
             Some(Ok(Some(m))) => Some(m.version),
-            _ => None,
+            // A revision on a tagged commit is that release.
+            _ => policy::semver::implied_version(versions, subject).cloned(),
         },
     };
     let base = match against {
@@ -121,7 +120,7 @@ pub fn check(
                     )
                 })?,
         ),
-        None => gate::default_base(versions, version.as_ref()),
+        None => policy::semver::base_for(versions, subject, version.as_ref()),
     }
     .ok_or_else(|| {
         anyhow!(

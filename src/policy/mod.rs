@@ -237,9 +237,9 @@ impl<'p> Comparer<'p> {
 
     /// Applies ignores, and marks the changes in files that did not compile on either side.
     fn mark(&self, changes: &mut [Change], old: usize, new: usize) {
-        if let Some(schema) = self.schema(new) {
+        if let (Some(a), Some(b)) = (self.schema(old), self.schema(new)) {
             let inline = self.directives.get(new).copied().unwrap_or(false);
-            self.ignores.apply(changes, schema, inline);
+            self.ignores.apply(changes, a, b, inline);
         }
         for i in [new, old] {
             let Some(failed) = self.failed_files.get(i).filter(|f| !f.is_empty()) else {
@@ -282,6 +282,32 @@ impl<'p> Comparer<'p> {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Every change of each pair (as [`Comparer::changes`]), computed on every core; their
+    /// summaries are kept for the policies.
+    pub fn changes_many(&self, pairs: &[(usize, usize)]) -> Vec<Option<Vec<Change>>> {
+        let results: Vec<Mutex<Option<Vec<Change>>>> =
+            pairs.iter().map(|_| Mutex::new(None)).collect();
+        let work = |k: usize| {
+            let (a, b) = pairs[k];
+            let changes = self.changes(a, b);
+            if let (Some(c), Some(&ra), Some(&rb)) = (
+                &changes,
+                self.representative.get(a),
+                self.representative.get(b),
+            ) {
+                self.lock()
+                    .entry((ra, rb))
+                    .or_insert_with(|| PairSummary::of(c));
+            }
+            *results[k].lock().unwrap_or_else(|e| e.into_inner()) = changes;
+        };
+        parallel(pairs.len(), work);
+        results
+            .into_iter()
+            .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect()
+    }
+
     /// Computes the summaries of the given pairs on every core, so that later lookups hit.
     pub fn prefetch(&self, pairs: &[(usize, usize)]) {
         let mut todo: Vec<(usize, usize)> = pairs
@@ -297,29 +323,37 @@ impl<'p> Comparer<'p> {
             let cache = self.lock();
             todo.retain(|p| !cache.contains_key(p));
         }
-        let threads = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-            .min(todo.len());
-        if threads <= 1 {
-            for (a, b) in todo {
-                self.summary(a, b);
-            }
-            return;
-        }
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&(a, b)) = todo.get(i) else { break };
-                        self.summary(a, b);
-                    }
-                });
-            }
+        parallel(todo.len(), |k| {
+            let (a, b) = todo[k];
+            self.summary(a, b);
         });
     }
+}
+
+/// Runs `work(0..n)` on every core (inline when there is one core or one item).
+fn parallel(n: usize, work: impl Fn(usize) + Sync) {
+    let threads = std::thread::available_parallelism()
+        .map(|t| t.get())
+        .unwrap_or(1)
+        .min(n);
+    if threads <= 1 {
+        (0..n).for_each(work);
+        return;
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if k >= n {
+                        break;
+                    }
+                    work(k);
+                }
+            });
+        }
+    });
 }
 
 /// The files of a version that were found but did not compile (import paths).
@@ -451,12 +485,22 @@ pub fn analyze_with(cmp: &Comparer<'_>, settings: &Settings) -> Result<Analysis,
         .enumerate()
         .filter_map(|(i, p)| p.map(|p| (p, i)))
         .collect();
-    cmp.prefetch(&adjacent);
-    let hazards = hazards::find(versions, cmp.root());
+    let mut adjacent_changes = cmp.changes_many(&adjacent).into_iter();
+    let mut changes_of: Vec<Option<Arc<Vec<Change>>>> = vec![None; versions.len()];
+    for &(_, i) in &adjacent {
+        changes_of[i] = adjacent_changes.next().flatten().map(Arc::new);
+    }
+    let mut hazards = hazards::find(versions, cmp.root());
+    for h in &mut hazards {
+        h.ignored =
+            settings
+                .ignores
+                .hazard(h.kind.id(), &h.element, &versions[h.at].compiled.schema);
+    }
     let mut reports: Vec<VersionReport> = (0..versions.len())
         .map(|i| {
             let prev = previous[i];
-            let changes = prev.and_then(|p| cmp.changes(p, i)).map(Arc::new);
+            let changes = changes_of[i].take();
             let semver = semver::check(
                 versions,
                 i,

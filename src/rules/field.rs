@@ -522,8 +522,9 @@ pub(super) fn structural(oc: &Content, x: &str, nc: &Content, y: &str) -> Struct
         backward: back(&nested, false),
         forward: back(&reverse, false),
     };
-    fn worst(f: &Finding) -> Severity {
-        f.verdict.wire.backward.max(f.verdict.json.backward)
+    /// The wire first: a difference that misreads bytes outranks one in JSON only.
+    fn worst(f: &Finding) -> (Severity, Severity) {
+        (f.verdict.wire.backward, f.verdict.json.backward)
     }
     fn first_worst(list: &[Finding]) -> Option<&Finding> {
         list.iter()
@@ -531,10 +532,10 @@ pub(super) fn structural(oc: &Content, x: &str, nc: &Content, y: &str) -> Struct
                 Some(b) if worst(b) >= worst(f) => Some(b),
                 _ => Some(f),
             })
-            .filter(|f| worst(f) > Safe)
+            .filter(|f| worst(f) > (Safe, Safe))
     }
     let why = match first_worst(&nested).or_else(|| first_worst(&reverse)) {
-        Some(f) if worst(f) > Safe => format!(
+        Some(f) if worst(f) > (Safe, Safe) => format!(
             "compared field by field, the worst difference is {} {}: {}",
             f.rule, f.element, f.message
         ),
