@@ -1,0 +1,230 @@
+//! The versions pane: every version in order with its date, actual and required bump,
+//! semver mark, policy mark and compile status; below, what is known of the selected one.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
+
+use crate::explore::facts::{SemverMark, VersionFacts};
+use crate::history::format_date;
+use crate::rules::Bump;
+use crate::schema::Status;
+
+use super::app::{App, Pane};
+
+/// Rows kept for the selected version's details under the list.
+pub const INFO_HEIGHT: u16 = 5;
+
+/// Whether the info box fits in a pane of `height` rows.
+pub fn has_info(height: u16) -> bool {
+    height >= 14
+}
+
+pub struct VersionsPane<'a>(pub &'a App);
+
+fn bump_text(b: Option<Bump>) -> &'static str {
+    match b {
+        None => "",
+        Some(Bump::None) => "none",
+        Some(b) => b.as_str(),
+    }
+}
+
+fn pad(s: &str, w: usize) -> String {
+    let n = s.chars().count();
+    if n > w {
+        let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    } else {
+        format!("{s:<w$}")
+    }
+}
+
+impl Widget for &VersionsPane<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.0;
+        let t = &app.theme;
+        let focused = app.focus == Pane::Versions;
+        let title = format!(" Versions ({}) ", app.versions.len());
+        let block = Block::bordered()
+            .title(Span::styled(title, t.title(focused)))
+            .border_style(t.border(focused));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if app.versions.is_empty() {
+            Line::styled(" reading tags…", t.dim()).render(inner, buf);
+            return;
+        }
+        let info = has_info(area.height);
+        let list_h = inner
+            .height
+            .saturating_sub(1 + if info { INFO_HEIGHT } else { 0 });
+        let name_w = app
+            .versions
+            .iter()
+            .map(|v| v.version.name.chars().count())
+            .max()
+            .unwrap_or(7)
+            .clamp(7, 18);
+        let policy = app.policy.is_some();
+        // marker, name, [date], bump, need, semver, [policy], status
+        let fixed = 2 + name_w + 1 + 5 + 1 + 5 + 1 + 2 + if policy { 4 } else { 0 } + 4;
+        let date = (inner.width as usize) >= fixed + 11;
+        let mut header = format!("  {} ", pad("VERSION", name_w));
+        if date {
+            header.push_str(&pad("DATE", 11));
+        }
+        header.push_str("BUMP  NEED  SV");
+        if policy {
+            header.push_str("  POL");
+        }
+        Line::styled(header, t.header()).render(Rect { height: 1, ..inner }, buf);
+        let facts = |i: usize| -> Option<&VersionFacts> { app.facts.as_ref()?.versions.get(i) };
+        let base = app.base_index();
+        for (row, i) in (app.versions_nav.scroll..app.versions.len())
+            .take(list_h as usize)
+            .enumerate()
+        {
+            let Some(v) = app.versions.get(i) else { break };
+            let f = facts(i);
+            let (mark, mark_style) = if i == app.selected {
+                ("● ", t.accent())
+            } else if Some(i) == base {
+                if app.base == Some(i) {
+                    ("◆ ", t.warn())
+                } else {
+                    ("○ ", t.accent())
+                }
+            } else {
+                ("  ", Style::new())
+            };
+            let status = v.compiled.as_ref().map(|c| c.status);
+            let name_style = match status {
+                Some(Status::Failed) => t.bad(),
+                None => t.dim(),
+                _ if v.unchanged_since.is_some() => t.dim(),
+                _ => Style::new(),
+            };
+            let mut spans = vec![
+                Span::styled(mark, mark_style),
+                Span::styled(
+                    pad(&crate::sanitize::line(&v.version.name), name_w),
+                    name_style,
+                ),
+                Span::raw(" "),
+            ];
+            if date {
+                let d = if v.version.time == 0 && v.version.commit.is_empty() {
+                    String::new()
+                } else {
+                    format_date(v.version.time, v.version.offset_minutes)
+                };
+                spans.push(Span::styled(pad(&d, 11), t.dim()));
+            }
+            let bump = f.and_then(|f| f.bump);
+            let need = f.and_then(|f| f.required);
+            let need_style = f
+                .and_then(|f| f.worst)
+                .map(|w| t.severity(w))
+                .unwrap_or_else(|| t.dim());
+            spans.push(Span::raw(pad(bump_text(bump), 5)));
+            spans.push(Span::raw(" "));
+            spans.push(Span::styled(pad(bump_text(need), 5), need_style));
+            spans.push(Span::raw(" "));
+            spans.push(match f.and_then(|f| f.semver) {
+                Some(SemverMark::Ok) => Span::styled("✓ ", t.ok()),
+                Some(SemverMark::TooSmall) => Span::styled("✗ ", t.bad()),
+                None => Span::raw("  "),
+            });
+            if policy {
+                spans.push(Span::raw("  "));
+                spans.push(match f.and_then(|f| f.policy) {
+                    Some(true) => Span::styled("✓ ", t.ok()),
+                    Some(false) => Span::styled("✗ ", t.bad()),
+                    None => Span::raw("  "),
+                });
+            }
+            spans.push(match (&v.compiled, status) {
+                (None, _) => Span::styled(" …", t.dim()),
+                (Some(_), Some(Status::Failed)) => Span::styled(" ✗ no build", t.bad()),
+                (Some(c), Some(Status::Partial)) => {
+                    Span::styled(format!(" ⚠ {}/{}", c.files_ok, c.files_total), t.warn())
+                }
+                _ if v.unchanged_since.is_some() => Span::styled(" =", t.dim()),
+                _ => Span::raw(""),
+            });
+            let y = inner.y + 1 + row as u16;
+            let r = Rect::new(inner.x, y, inner.width, 1);
+            let line = Line::from(spans);
+            let line = if i == app.selected {
+                line.style(t.selected(focused))
+            } else {
+                line
+            };
+            line.render(r, buf);
+        }
+        if info {
+            let r = Rect::new(
+                inner.x,
+                inner.bottom().saturating_sub(INFO_HEIGHT),
+                inner.width,
+                INFO_HEIGHT,
+            );
+            Paragraph::new(info_lines(app, r.width))
+                .wrap(Wrap { trim: true })
+                .render(r, buf);
+        }
+    }
+}
+
+fn info_lines(app: &App, width: u16) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let mut out = vec![Line::styled("─".repeat(width as usize), t.dim())];
+    let Some(v) = app.versions.get(app.selected) else {
+        return out;
+    };
+    let ver = &v.version;
+    let commit: String = ver.commit.chars().take(7).collect();
+    let mut head = vec![Span::styled(crate::sanitize::line(&ver.name), t.header())];
+    if !commit.is_empty() {
+        head.push(Span::styled(format!(" {commit}"), t.dim()));
+    }
+    if let Some(c) = &v.compiled {
+        head.push(Span::styled(format!(" · {} files", c.files_total), t.dim()));
+    }
+    if let Some(s) = &v.unchanged_since {
+        head.push(Span::styled(
+            format!(" · same as {}", crate::sanitize::line(s)),
+            t.dim(),
+        ));
+    }
+    out.push(Line::from(head));
+    if let Some(c) = &v.compiled
+        && let Some(d) = c.diagnostics.first()
+    {
+        let more = if c.diagnostics.len() > 1 {
+            format!(" (+{} more)", c.diagnostics.len() - 1)
+        } else {
+            String::new()
+        };
+        out.push(Line::styled(
+            format!("{}{more}", crate::sanitize::line(&d.to_string())),
+            t.bad(),
+        ));
+    }
+    if let Some(f) = app
+        .facts
+        .as_ref()
+        .and_then(|f| f.versions.get(app.selected))
+        && let Some(r) = &f.reason
+    {
+        out.push(Line::styled(crate::sanitize::line(r), t.bad()));
+    }
+    if let Some(m) = &ver.message {
+        out.push(Line::raw(crate::sanitize::line(m)));
+    }
+    out
+}
