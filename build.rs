@@ -1,9 +1,10 @@
-//! Embeds the demo history (assets/demo) and the rule pages (assets/rules) in the binary,
-//! so `--demo` and `explain` work from anywhere.
+//! Embeds the demo history (assets/demo), the rule pages (assets/rules) and the `.proto`
+//! files of the rule fixtures (tests/fixtures/rules) in the binary, so `--demo` and
+//! `explain` (which checks each rule's fixture pair at run time) work from anywhere.
 use std::fmt::Write;
 use std::path::Path;
 
-fn collect(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
+fn collect(dir: &Path, base: &Path, ext: Option<&str>, out: &mut Vec<(String, String)>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -12,7 +13,9 @@ fn collect(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
     for e in entries {
         let p = e.path();
         if p.is_dir() {
-            collect(&p, base, out);
+            collect(&p, base, ext, out);
+        } else if ext.is_some_and(|x| p.extension().is_none_or(|e| e != x)) {
+            continue;
         } else if let Ok(rel) = p.strip_prefix(base) {
             let rel = rel.to_string_lossy().replace('\\', "/");
             out.push((
@@ -26,12 +29,13 @@ fn collect(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
     }
 }
 
-/// Writes `static NAME: &[(&str, &str)]` with every file below `dir` (relative path, text).
-fn embed(dir: &str, name: &str, file: &str) {
+/// Writes `static NAME: &[(&str, &str)]` with every file below `dir` (relative path, text),
+/// or only those whose extension is `ext`.
+fn embed(dir: &str, name: &str, file: &str, ext: Option<&str>) {
     let base = Path::new(dir);
     println!("cargo:rerun-if-changed={dir}");
     let mut files = Vec::new();
-    collect(base, base, &mut files);
+    collect(base, base, ext, &mut files);
     let mut code = format!("pub static {name}: &[(&str, &str)] = &[\n");
     for (rel, abs) in &files {
         let _ = writeln!(code, "    ({rel:?}, include_str!({abs:?})),");
@@ -43,6 +47,12 @@ fn embed(dir: &str, name: &str, file: &str) {
 }
 
 fn main() {
-    embed("assets/demo", "DEMO_FILES", "demo_files.rs");
-    embed("assets/rules", "RULE_PAGES", "rule_pages.rs");
+    embed("assets/demo", "DEMO_FILES", "demo_files.rs", None);
+    embed("assets/rules", "RULE_PAGES", "rule_pages.rs", None);
+    embed(
+        "tests/fixtures/rules",
+        "RULE_FIXTURES",
+        "rule_fixtures.rs",
+        Some("proto"),
+    );
 }

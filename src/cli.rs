@@ -9,6 +9,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use protolapse::config::Config;
 use protolapse::history::{self, HistoryOptions};
 use protolapse::load::{self, Loaded, Project};
+use protolapse::policy::{Level, Policy, Pre1};
 use protolapse::report;
 use protolapse::schema::Status;
 use protolapse::schema::graph::{self, RootMatch};
@@ -37,9 +38,44 @@ enum Command {
     Log {
         #[command(flatten)]
         source: Source,
-        /// Also fingerprint the closure of this message or service.
+        /// Judge only what this message or service reaches (and fingerprint its closure).
         #[arg(long)]
         root: Option<String>,
+        #[command(flatten)]
+        judge: Judge,
+        #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+        format: LogFormat,
+    },
+    /// The CI gate: compare the working tree (or --rev) with the latest release and fail on
+    /// a policy violation, a semver bump that is too small, or a broken package rule.
+    /// Exit status: 0 pass, 1 violation found, 2 could not run.
+    Check {
+        #[command(flatten)]
+        source: Source,
+        /// The base to compare with: a version name, or `latest` (the latest release).
+        /// Default: the previous relevant version of --version, else the latest release.
+        #[arg(long, value_name = "VERSION")]
+        against: Option<String>,
+        /// The version about to be published (also checked: is its bump large enough?).
+        /// Default: the version in a buffrs Proto.toml, if there is one.
+        #[arg(long = "version", value_name = "X.Y.Z")]
+        publish: Option<String>,
+        /// Compare only what this message or service reaches.
+        #[arg(long)]
+        root: Option<String>,
+        #[command(flatten)]
+        judge: Judge,
+        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+        format: CheckFormat,
+    },
+    /// The lifecycle of each field (or enum value) of a message (or enum) across versions.
+    Blame {
+        /// [REPO] MSG: the message or enum (full or unique short name), after an optional
+        /// repository path.
+        #[arg(value_name = "[REPO] MSG", required = true)]
+        args: Vec<String>,
+        #[command(flatten)]
+        flags: Flags,
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]
         format: LogFormat,
     },
@@ -115,7 +151,34 @@ struct Flags {
     proto_paths: Vec<String>,
 }
 
+/// How a history is judged (each overrides protolapse.toml).
+#[derive(Args, Clone, Default)]
+struct Judge {
+    /// Compatibility policy: ALLOW_ANY, DENY_ALL, BACKWARD, BACKWARD_TRANSITIVE,
+    /// BACKWARD_TILL(v), FORWARD, FORWARD_TRANSITIVE, FORWARD_TILL(v),
+    /// BACKWARD_TILL(x)_AND_FORWARD_TILL(y), FULL, FULL_TRANSITIVE (see docs/policies.md).
+    #[arg(long, value_name = "POLICY")]
+    policy: Option<String>,
+    /// The level a policy judges: wire (binary encoding) or json (ProtoJSON).
+    #[arg(long, value_name = "wire|json")]
+    level: Option<String>,
+    /// Hazard and lossy changes fail instead of warning.
+    #[arg(long)]
+    strict: bool,
+    /// Versions below 1.0.0: `cargo` (0.x: a minor bump may break) or `strict`.
+    #[arg(long, value_name = "cargo|strict")]
+    pre1: Option<String>,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
+enum CheckFormat {
+    Text,
+    Json,
+    Github,
+    Sarif,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum LogFormat {
     Text,
     Json,
@@ -129,32 +192,80 @@ enum GraphFormat {
     Json,
 }
 
-/// Runs the command; errors are printed by `main`.
-pub fn run(cli: Cli) -> Result<()> {
+/// Runs the command and returns the exit status; errors (status 2) are printed by `main`.
+pub fn run(cli: Cli) -> Result<i32> {
+    run_command(cli).map(|passed| if passed { 0 } else { 1 })
+}
+
+/// Ok(false) when a check found a violation.
+fn run_command(cli: Cli) -> Result<bool> {
     match cli.command {
         None => tui(cli.source, cli.root),
         Some(Command::Log {
             source,
             root,
+            judge,
             format,
         }) => {
             let (project, config, _demo) = open(&source)?;
-            let root = root.or(config.root);
+            let root = root.or(config.root.clone());
             if let Some(root) = &root {
                 check_root_somewhere(&project, root)?;
             }
-            let text = match format {
-                LogFormat::Text => report::log::to_text(&project, root.as_deref()),
-                LogFormat::Json => {
-                    let mut s = serde_json::to_string_pretty(&report::log::to_json(
-                        &project,
-                        root.as_deref(),
-                    ))?;
-                    s.push('\n');
-                    s
-                }
+            crate::commands::log(
+                &project,
+                &config,
+                root.as_deref(),
+                &judge.settings(&config)?,
+                format == LogFormat::Json,
+            )
+            .and_then(|t| print(&t))
+            .map(|_| true)
+        }
+        Some(Command::Check {
+            source,
+            against,
+            publish,
+            root,
+            judge,
+            format,
+        }) => {
+            let (project, config, _demo) = open_with(&source, true)?;
+            let settings = judge.settings(&config)?;
+            let root = root.or(config.root.clone());
+            let (text, pass) = crate::commands::check(
+                &project,
+                &source.flags.revs,
+                against.as_deref(),
+                publish.as_deref(),
+                root.as_deref(),
+                settings,
+                match format {
+                    CheckFormat::Text => crate::commands::CheckOut::Text,
+                    CheckFormat::Json => crate::commands::CheckOut::Json,
+                    CheckFormat::Github => crate::commands::CheckOut::Github,
+                    CheckFormat::Sarif => crate::commands::CheckOut::Sarif,
+                },
+            )?;
+            print(&text)?;
+            Ok(pass)
+        }
+        Some(Command::Blame {
+            args,
+            flags,
+            format,
+        }) => {
+            let (repo, name) = match &args[..] {
+                [m] => (None, m.clone()),
+                [r, m] => (Some(PathBuf::from(r)), m.clone()),
+                _ => bail!(
+                    "blame takes [REPO] MSG (a message or enum, after an optional repository), not {} values\n  help: protolapse blame physics.v1.Temperature",
+                    args.len()
+                ),
             };
-            print(&text)
+            let (project, _config, _demo) = open(&Source { repo, flags })?;
+            let text = crate::commands::blame(&project, &name, format == LogFormat::Json)?;
+            print(&text).map(|_| true)
         }
         Some(Command::Graph {
             source,
@@ -193,7 +304,7 @@ pub fn run(cli: Cli) -> Result<()> {
                     s
                 }
             };
-            print(&text)
+            print(&text).map(|_| true)
         }
         Some(Command::Diff {
             args,
@@ -236,7 +347,7 @@ pub fn run(cli: Cli) -> Result<()> {
                 }
             }
             let (sa, sb) = (&a.compiled.schema, &b.compiled.schema);
-            let root = root.or(config.root);
+            let root = root.or(config.root.clone());
             let root = match &root {
                 Some(r) => Some(match graph::resolve_root(&sb.content, r) {
                     RootMatch::Found(n) => n,
@@ -248,7 +359,11 @@ pub fn run(cli: Cli) -> Result<()> {
                 Some(r) => protolapse::diff::pair_from_root(&sa.content, &sb.content, r),
                 None => protolapse::diff::pair_whole(&sa.content, &sb.content),
             };
-            let changes = protolapse::rules::check(&pairing, sa, sb);
+            let mut changes = protolapse::rules::check(&pairing, sa, sb);
+            config
+                .ignores()
+                .map_err(|e| anyhow!("{}: {e}", protolapse::config::FILE_NAME))?
+                .apply(&mut changes, sb);
             let (on, nn) = (a.version.name.as_str(), b.version.name.as_str());
             let text = match format {
                 LogFormat::Text => report::diff::to_text(on, nn, root.as_deref(), &changes),
@@ -263,29 +378,18 @@ pub fn run(cli: Cli) -> Result<()> {
                     s
                 }
             };
-            print(&text)
+            print(&text).map(|_| true)
         }
         Some(Command::Explain { rule, list }) => {
-            use protolapse::rules::{self, RULES};
+            use protolapse::rules::RULES;
             if list {
-                let w = RULES.iter().map(|r| r.id.len()).max().unwrap_or(0);
-                let mut out = String::new();
-                for r in RULES {
-                    out.push_str(&format!("{:<w$}  {}\n", r.id, r.summary));
-                }
-                return print(&out);
+                return print(&report::explain::list()).map(|_| true);
             }
             let given = rule.unwrap_or_default();
             let id = given.to_uppercase().replace('-', "_");
-            match (rules::rule(&id), rules::page(&id)) {
-                (Some(r), Some(page)) => {
-                    let buf = if r.buf.is_empty() { "none" } else { r.buf };
-                    print(&format!(
-                        "{page}\n(rule {}: {}; nearest buf rule: {buf})\n",
-                        r.id, r.summary
-                    ))
-                }
-                _ => {
+            match report::explain::explain(&id) {
+                Some(text) => print(&text).map(|_| true),
+                None => {
                     let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
                     let close = graph::closest(&ids, &id, 3);
                     bail!(
@@ -304,8 +408,9 @@ pub fn run(cli: Cli) -> Result<()> {
             source.repo.as_deref(),
             source.flags.demo,
             synthetic.as_deref(),
-            &options(&source, &Config::default()),
-        ),
+            &options(&source, &Config::default(), false),
+        )
+        .map(|_| true),
     }
 }
 
@@ -346,7 +451,7 @@ fn print(text: &str) -> Result<()> {
     }
 }
 
-fn options(source: &Source, config: &Config) -> HistoryOptions {
+fn options(source: &Source, config: &Config, worktree_always: bool) -> HistoryOptions {
     HistoryOptions {
         tags: source.flags.tags.clone().or_else(|| config.tags.clone()),
         revs: source.flags.revs.clone(),
@@ -356,11 +461,20 @@ fn options(source: &Source, config: &Config) -> HistoryOptions {
             source.flags.proto_paths.clone()
         },
         worktree: true,
+        worktree_always,
     }
 }
 
 /// Loads the history a command names: the demo, or a repository with its config.
 fn open(source: &Source) -> Result<(Project, Config, Option<tempfile::TempDir>)> {
+    open_with(source, false)
+}
+
+/// [`open`]; with `worktree_always`, the working tree is a version even when clean.
+fn open_with(
+    source: &Source,
+    worktree_always: bool,
+) -> Result<(Project, Config, Option<tempfile::TempDir>)> {
     let (path, demo) = if source.flags.demo {
         let dir = history::demo::build()?;
         (dir.path().to_path_buf(), Some(dir))
@@ -370,7 +484,7 @@ fn open(source: &Source) -> Result<(Project, Config, Option<tempfile::TempDir>)>
     };
     let root = history::repo_root(&path)?;
     let config = Config::load(&root)?.unwrap_or_default();
-    let project = load::load(&path, &options(source, &config), |_, _| {})?;
+    let project = load::load(&path, &options(source, &config, worktree_always), |_, _| {})?;
     if project.versions.iter().all(|v| v.compiled.files_total == 0) {
         let roots = project
             .versions
@@ -448,4 +562,31 @@ fn check_root_somewhere(project: &Project, root: &str) -> Result<()> {
         }
     }
     Err(last_err.unwrap_or_else(|| anyhow!("no version compiled, so no root can be found")))
+}
+
+impl Judge {
+    /// Flags over the config file.
+    fn settings(&self, config: &Config) -> Result<protolapse::policy::Settings> {
+        let file = protolapse::config::FILE_NAME;
+        let policy = match &self.policy {
+            Some(p) => Some(p.parse::<Policy>().map_err(|e| anyhow!("--policy: {e}"))?),
+            None => config.policy().map_err(|e| anyhow!("{file}: {e}"))?,
+        };
+        let level = match &self.level {
+            Some(l) => l.parse::<Level>().map_err(|e| anyhow!("--level: {e}"))?,
+            None => config.level.unwrap_or_default(),
+        };
+        let pre1 = match &self.pre1 {
+            Some(p) => p.parse::<Pre1>().map_err(|e| anyhow!("--pre1: {e}"))?,
+            None => config.pre1.unwrap_or_default(),
+        };
+        Ok(protolapse::policy::Settings {
+            root: None,
+            policy,
+            level,
+            strict: self.strict || config.strict.unwrap_or(false),
+            pre1,
+            ignores: config.ignores().map_err(|e| anyhow!("{file}: {e}"))?,
+        })
+    }
 }

@@ -1,9 +1,11 @@
 //! `protolapse.toml` at the repository root. Unknown keys and bad values are errors that name
-//! the key and the file. Command-line flags override what it says.
+//! the key and the file. Command-line flags override what it says. See docs/config.md.
 
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
+
+use crate::policy::{IgnoreRule, Ignores, Level, Policy, Pre1};
 
 pub const FILE_NAME: &str = "protolapse.toml";
 
@@ -19,6 +21,31 @@ pub struct Config {
     /// Default root message or service.
     #[serde(default)]
     pub root: Option<String>,
+    /// Compatibility policy for `check` and `log` (`BACKWARD_TRANSITIVE`).
+    #[serde(default)]
+    pub policy: Option<String>,
+    /// `wire` or `json`.
+    #[serde(default)]
+    pub level: Option<Level>,
+    /// `hazard` and `lossy` fail instead of warning.
+    #[serde(default)]
+    pub strict: Option<bool>,
+    /// How versions below 1.0.0 are read: `cargo` or `strict`.
+    #[serde(default)]
+    pub pre1: Option<Pre1>,
+    /// Changes to accept.
+    #[serde(default)]
+    pub ignore: Vec<IgnoreEntry>,
+}
+
+/// One `[[ignore]]` table: every given condition must hold.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct IgnoreEntry {
+    pub rule: Option<String>,
+    pub path: Option<String>,
+    pub element: Option<String>,
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -29,7 +56,7 @@ pub struct ConfigError {
 }
 
 impl Config {
-    /// Reads `protolapse.toml` in `dir`, if there is one.
+    /// Reads `protolapse.toml` in `dir`, if there is one; checks every value.
     pub fn load(dir: &Path) -> Result<Option<Config>, ConfigError> {
         let path = dir.join(FILE_NAME);
         let text = match std::fs::read_to_string(&path) {
@@ -47,9 +74,74 @@ impl Config {
             .map_err(|message| ConfigError { path, message })
     }
 
+    /// Parses and checks the text of a config file; the error names the key.
     pub fn parse(text: &str) -> Result<Config, String> {
-        toml::from_str(text).map_err(|e| e.message().to_string())
+        let config: Config = toml::from_str(text).map_err(|e| {
+            let msg = e.message().trim().to_string();
+            match e.span().map(|s| line_of(text, s.start)) {
+                Some(line) => format!("line {line}: {msg}"),
+                None => msg,
+            }
+        })?;
+        config.policy()?;
+        config.ignores()?;
+        Ok(config)
     }
+
+    /// The `policy` key, parsed.
+    pub fn policy(&self) -> Result<Option<Policy>, String> {
+        self.policy
+            .as_deref()
+            .map(|p| p.parse().map_err(|e| format!("key `policy`: {e}")))
+            .transpose()
+    }
+
+    /// The `[[ignore]]` tables, checked: each names at least one condition, a known rule and
+    /// valid globs.
+    pub fn ignores(&self) -> Result<Ignores, String> {
+        let mut rules = Vec::new();
+        for (i, e) in self.ignore.iter().enumerate() {
+            let at = format!("[[ignore]] #{}", i + 1);
+            if e.rule.is_none() && e.path.is_none() && e.element.is_none() {
+                return Err(format!(
+                    "{at}: give at least one of `rule`, `path`, `element` (an empty ignore would hide every change)"
+                ));
+            }
+            if let Some(r) = &e.rule
+                && crate::rules::rule(r).is_none()
+            {
+                let ids: Vec<&str> = crate::rules::RULES.iter().map(|r| r.id).collect();
+                let close = crate::schema::graph::closest(&ids, r, 2);
+                return Err(format!(
+                    "{at}: key `rule`: unknown rule `{r}`{}",
+                    if close.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; did you mean {}?", close.join(", "))
+                    }
+                ));
+            }
+            let glob = |key: &str, g: &Option<String>| -> Result<Option<glob::Pattern>, String> {
+                g.as_deref()
+                    .map(|g| {
+                        glob::Pattern::new(g)
+                            .map_err(|err| format!("{at}: key `{key}`: bad glob `{g}`: {err}"))
+                    })
+                    .transpose()
+            };
+            rules.push(IgnoreRule {
+                rule: e.rule.clone(),
+                path: glob("path", &e.path)?,
+                element: glob("element", &e.element)?,
+                reason: e.reason.clone(),
+            });
+        }
+        Ok(Ignores { rules })
+    }
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text.get(..offset).map_or(0, |t| t.matches('\n').count()) + 1
 }
 
 #[cfg(test)]
@@ -63,5 +155,54 @@ mod tests {
         let ok = Config::parse("proto_paths = [\"proto\"]\ntags = \"physics/v*\"\n").unwrap();
         assert_eq!(ok.proto_paths, ["proto"]);
         assert_eq!(ok.tags.as_deref(), Some("physics/v*"));
+    }
+
+    #[test]
+    fn bad_values_name_their_key() {
+        let err = Config::parse("level = \"wir\"\n").unwrap_err();
+        assert!(err.contains("wir") && err.contains("line 1"), "{err}");
+        let err = Config::parse("policy = \"BACKWARDS\"\n").unwrap_err();
+        assert!(
+            err.contains("`policy`") && err.contains("BACKWARDS"),
+            "{err}"
+        );
+        let err = Config::parse("strict = \"yes\"\n").unwrap_err();
+        assert!(err.contains("line 1"), "{err}");
+        let err = Config::parse("[[ignore]]\nrule = \"FIELD_TYP_CHANGED\"\n").unwrap_err();
+        assert!(err.contains("FIELD_TYPE_CHANGED"), "{err}");
+        let err = Config::parse("[[ignore]]\nreason = \"x\"\n").unwrap_err();
+        assert!(err.contains("at least one"), "{err}");
+        let err = Config::parse("[[ignore]]\npath = \"[x\"\n").unwrap_err();
+        assert!(err.contains("`path`"), "{err}");
+        let err = Config::parse("[[ignore]]\nrules = \"X\"\n").unwrap_err();
+        assert!(err.contains("rules"), "{err}");
+    }
+
+    #[test]
+    fn a_full_config_reads() {
+        let c = Config::parse(
+            r#"
+proto_paths = ["proto"]
+tags = "physics/v*"
+root = "physics.v1.FlightPath"
+policy = "BACKWARD_TILL(physics/v1.0.0)"
+level = "json"
+strict = true
+pre1 = "strict"
+
+[[ignore]]
+rule = "FIELD_JSON_NAME_CHANGED"
+element = "physics.v1.*"
+reason = "JSON clients moved to the new names in Q3"
+"#,
+        )
+        .unwrap();
+        assert_eq!(
+            c.policy().unwrap(),
+            Some(Policy::BackwardTill("physics/v1.0.0".into()))
+        );
+        assert_eq!(c.level, Some(Level::Json));
+        assert_eq!(c.pre1, Some(Pre1::Strict));
+        assert_eq!(c.ignores().unwrap().rules.len(), 1);
     }
 }

@@ -12,6 +12,8 @@
 //!   (the only user of `git2`).
 //! - [`schema`]: compile (protox), normalize into our own model, fingerprint, type graph
 //!   (the only user of `protox` / `prost-reflect`).
+//! - [`policy`]: judgements over a whole history — semver check, registry policies,
+//!   history-wide hazards, field lifecycle, ignores, buffrs package rules.
 //! - [`rules`]: the rule table and one function per rule -> changes with verdicts.
 //! - [`diff`]: pair the declarations of two versions (whole schema or from a root).
 //! - [`config`] reads `protolapse.toml`.
@@ -25,6 +27,7 @@ pub mod diff;
 pub mod explore;
 pub mod history;
 pub mod load;
+pub mod policy;
 pub mod report;
 pub mod rules;
 pub mod sanitize;

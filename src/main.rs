@@ -4,6 +4,7 @@
 
 mod bench;
 mod cli;
+mod commands;
 
 use clap::Parser;
 
@@ -13,8 +14,11 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     let cli = cli::Cli::parse();
-    if let Err(e) = cli::run(cli) {
-        eprintln!("error: {}", protolapse::sanitize::text(&format!("{e:#}")));
-        std::process::exit(2);
+    match cli::run(cli) {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("error: {}", protolapse::sanitize::text(&format!("{e:#}")));
+            std::process::exit(2);
+        }
     }
 }

@@ -22,6 +22,7 @@ fn demo_log_json_keeps_its_contract() {
     for v in versions {
         for key in [
             "name",
+            "version",
             "semver",
             "commit",
             "date",
@@ -311,10 +312,25 @@ fn explain_prints_pages_and_lists_rules() {
         out.starts_with("# FIELD_TYPE_CHANGED\n") && out.contains("zigzag"),
         "{out}"
     );
+    // The verdict the engine computes on the rule's fixture (int32 -> sint32), after the page.
+    let computed = out
+        .split_once("## What protolapse computes for this example")
+        .map(|(_, c)| c)
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        computed.contains("  old  int32 count = 1 ")
+            && computed.contains("  new  sint32 count = 1 ")
+            && computed.contains("  wire    breaking  breaking\n  json    safe      safe\n")
+            && computed.contains("  bump    major\n"),
+        "{computed}"
+    );
     let (code, out, _) = run(&["explain", "--list"], &tmp);
     assert_eq!(code, 0);
     assert_eq!(out.lines().count(), protolapse::rules::RULES.len());
     assert!(out.lines().any(|l| l.starts_with("FIELD_RENAMED ")));
+    // The worst verdict of each rule's example, beside its summary.
+    let added = out.lines().find(|l| l.starts_with("FIELD_ADDED ")).unwrap();
+    assert!(added.contains(" hazard "), "{added}");
     let (code, _, err) = run(&["explain", "FIELD_RENAMD"], &tmp);
     assert_eq!(code, 2);
     assert!(err.contains("did you mean FIELD_RENAMED"), "{err}");

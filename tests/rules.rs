@@ -102,7 +102,9 @@ fn the_demo_shows_what_it_was_written_for() {
     let (_d, p) = demo_project();
     let c = diff(&p, "v0.1.0", "v0.2.0", None);
     assert_eq!(required_bump(&c), Bump::Minor, "additions only");
-    assert!(c.iter().all(|c| c.verdict.worst() <= Severity::Hazard));
+    // Additions never break a reader of old data; only old servers miss new rpcs.
+    assert!(c.iter().all(|c| c.verdict.wire.backward <= Severity::Hazard
+        && c.verdict.json.backward <= Severity::Hazard));
 
     let c = diff(&p, "v0.2.0", "v0.2.1", None);
     assert!(!c.is_empty() && c.iter().all(|c| c.rule == "COMMENT_CHANGED"));
@@ -289,5 +291,122 @@ fn every_rule_has_a_page_and_every_page_a_rule() {
             RULES.iter().any(|r| r.id == id),
             "page {file} names no rule"
         );
+    }
+}
+
+#[test]
+fn every_page_prints_the_verdict_computed_on_its_fixture() {
+    for r in RULES {
+        let e = protolapse::rules::examples::example(r.id)
+            .unwrap_or_else(|err| panic!("{}: {err}", r.id));
+        assert!(!e.changes.is_empty() && e.changes.iter().all(|c| c.rule == r.id));
+        let text = protolapse::report::explain::explain(r.id).unwrap();
+        let (page, computed) = text
+            .split_once("## What protolapse computes for this example")
+            .unwrap_or_else(|| panic!("{}: no computed section", r.id));
+        assert!(page.starts_with(&format!("# {}\n", r.id)));
+        let c = &e.changes[0];
+        let grid = format!(
+            "  wire    {:<10}{}\n  json    {:<10}{}\n",
+            c.verdict.wire.backward.as_str(),
+            c.verdict.wire.forward.as_str(),
+            c.verdict.json.backward.as_str(),
+            c.verdict.json.forward.as_str()
+        );
+        assert!(computed.contains(&grid), "{}: no grid in\n{computed}", r.id);
+        assert!(
+            computed.contains(&format!("  bump    {}\n", c.bump.as_str())),
+            "{}",
+            r.id
+        );
+        assert!(computed.contains(&c.message), "{}", r.id);
+    }
+    assert!(protolapse::report::explain::explain("NO_SUCH_RULE").is_none());
+}
+
+/// A page's `## Example values` walks through the rule's fixture with real bytes and JSON,
+/// and states the verdict of each cell as `wire backward: breaking`, `json forward: safe`...:
+/// all four cells, each equal to what the engine computes on the fixture (for every change
+/// of the rule there), so a page cannot drift from the engine unnoticed.
+#[test]
+fn page_examples_state_the_verdicts_the_engine_computes() {
+    use protolapse::rules::Directions;
+    let severities = ["safe", "hazard", "lossy", "breaking"];
+    let mut failures = Vec::new();
+    for r in RULES {
+        let page = protolapse::rules::page(r.id).unwrap();
+        let Some(section) = page
+            .split_once("\n## Example values\n")
+            .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
+        else {
+            failures.push(format!("{}: no `## Example values` section", r.id));
+            continue;
+        };
+        let e = protolapse::rules::examples::example(r.id).unwrap();
+        for (level, pick) in [
+            (
+                "wire",
+                (|c: &Change| c.verdict.wire) as fn(&Change) -> Directions,
+            ),
+            ("json", |c: &Change| c.verdict.json),
+        ] {
+            for dir in ["backward", "forward"] {
+                let claims: Vec<&str> = severities
+                    .iter()
+                    .copied()
+                    .filter(|s| section.contains(&format!("{level} {dir}: {s}")))
+                    .collect();
+                if claims.is_empty() {
+                    failures.push(format!("{}: no `{level} {dir}: ...` claim", r.id));
+                }
+                for c in &e.changes {
+                    let d = pick(c);
+                    let actual = if dir == "backward" {
+                        d.backward
+                    } else {
+                        d.forward
+                    };
+                    for s in &claims {
+                        if *s != actual.as_str() {
+                            failures.push(format!(
+                                "{}: the page says `{level} {dir}: {s}`, the engine {} ({})",
+                                r.id,
+                                actual.as_str(),
+                                c.element
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+/// Paired rules say, on both pages, that the reversed pair reports the other rule.
+#[test]
+fn paired_pages_name_each_other_when_reversed() {
+    let pairs = [
+        ("FILE_ADDED", "FILE_REMOVED"),
+        ("MESSAGE_ADDED", "MESSAGE_REMOVED"),
+        ("ENUM_ADDED", "ENUM_REMOVED"),
+        ("SERVICE_ADDED", "SERVICE_REMOVED"),
+        ("RPC_ADDED", "RPC_REMOVED"),
+        ("ONEOF_ADDED", "ONEOF_REMOVED"),
+        ("FIELD_ADDED", "FIELD_REMOVED"),
+        ("FIELD_ADDED", "FIELD_REMOVED_RESERVED"),
+        ("FIELD_REQUIRED_ADDED", "FIELD_REQUIRED_REMOVED"),
+        ("ENUM_VALUE_ADDED", "ENUM_VALUE_REMOVED"),
+        ("ENUM_VALUE_ADDED", "ENUM_VALUE_REMOVED_RESERVED"),
+    ];
+    for (a, b) in pairs {
+        for (x, y) in [(a, b), (b, a)] {
+            let page = protolapse::rules::page(x).unwrap();
+            let reversed = page
+                .split_once("\n## Reversed\n")
+                .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
+                .unwrap_or_else(|| panic!("{x}: no `## Reversed` section"));
+            assert!(reversed.contains(y), "{x}: `## Reversed` does not name {y}");
+        }
     }
 }

@@ -258,3 +258,19 @@ impl crate::schema::graph::Edge {
         }
     }
 }
+
+/// Pairs one message, enum or service by full name (no renames, nothing it reaches): the
+/// pairing of a single declaration's own changes, for its lifecycle.
+pub fn pair_one<'a>(old: &'a Content, new: &'a Content, name: &str) -> Pairing<'a> {
+    let mut p = Pairing {
+        old,
+        new,
+        root: Some(name.to_string()),
+        files: Vec::new(),
+        messages: Vec::new(),
+        enums: Vec::new(),
+        services: Vec::new(),
+    };
+    push_pair(&mut p, Some(name), Some(name));
+    p
+}

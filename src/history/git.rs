@@ -258,6 +258,7 @@ impl Reader<'_> {
             }
         }
         files.sort_by(|a, b| a.path.cmp(&b.path));
+        let manifest = read_tree_text(self.repo, &tree, super::BUFFRS_MANIFEST);
         let time = commit.time();
         Ok(Version {
             name: name.to_string(),
@@ -270,6 +271,7 @@ impl Reader<'_> {
             proto_roots: roots.roots,
             roots_from,
             files,
+            manifest,
         })
     }
 
@@ -285,12 +287,7 @@ impl Reader<'_> {
                 "--proto-path".into(),
             );
         }
-        let read = |path: &str| -> Option<String> {
-            let entry = tree.get_path(Path::new(path)).ok()?;
-            let blob = self.repo.find_blob(entry.id()).ok()?;
-            std::str::from_utf8(blob.content()).ok().map(str::to_string)
-        };
-        roots_from_buf_files(read)
+        roots_from_buf_files(|path| read_tree_text(self.repo, tree, path))
     }
 
     /// Every `.proto` file below `tree`, cached by tree id so that a subtree shared by many
@@ -392,7 +389,7 @@ impl Reader<'_> {
                     .iter()
                     .zip(&files)
                     .all(|(a, b)| a.path == b.path && a.blob == b.blob);
-            if same {
+            if same && !opts.worktree_always {
                 return None;
             }
         } else if files.is_empty() {
@@ -413,8 +410,16 @@ impl Reader<'_> {
             proto_roots: roots.roots,
             roots_from,
             files,
+            manifest: std::fs::read_to_string(workdir.join(super::BUFFRS_MANIFEST)).ok(),
         })
     }
+}
+
+/// The text of a file of `tree` (a path relative to its top), if it exists and is UTF-8.
+fn read_tree_text(repo: &Repository, tree: &Tree<'_>, path: &str) -> Option<String> {
+    let entry = tree.get_path(Path::new(path)).ok()?;
+    let blob = repo.find_blob(entry.id()).ok()?;
+    std::str::from_utf8(blob.content()).ok().map(str::to_string)
 }
 
 /// Roots from `buf.work.yaml` or `buf.yaml`, read with `read` (a path relative to the
@@ -441,6 +446,16 @@ fn roots_from_buf_files(read: impl Fn(&str) -> Option<String>) -> (Roots, String
         && let Ok(r) = buf::parse_buf_yaml(".", &text)
     {
         return (r, "buf.yaml".into());
+    }
+    // A buffrs package keeps its protos under `proto/`.
+    if read(super::BUFFRS_MANIFEST).is_some() {
+        return (
+            Roots {
+                roots: vec!["proto".into()],
+                excludes: Vec::new(),
+            },
+            super::BUFFRS_MANIFEST.into(),
+        );
     }
     (
         Roots {

@@ -31,7 +31,12 @@ pub struct HistoryOptions {
     pub proto_paths: Vec<String>,
     /// Add the working tree as a version `WORKTREE` when its protos differ from HEAD.
     pub worktree: bool,
+    /// Add `WORKTREE` even when it equals HEAD (the subject of `check`).
+    pub worktree_always: bool,
 }
+
+/// The buffrs manifest, read at the repository root of each version.
+pub const BUFFRS_MANIFEST: &str = "Proto.toml";
 
 /// How a version was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -61,6 +66,8 @@ pub struct Version {
     pub roots_from: String,
     /// The `.proto` files, by import path (relative to their proto root), sorted by path.
     pub files: Vec<SourceFile>,
+    /// The text of the buffrs manifest (`Proto.toml`) at the repository root, if any.
+    pub manifest: Option<String>,
 }
 
 /// One `.proto` file of a version.

@@ -1,10 +1,15 @@
-//! `protolapse log`: every version with its compile status, size, fingerprint and whether
-//! its content changed. The JSON shape is a documented contract (docs/json.md).
+//! `protolapse log`: every version with its compile status, size, fingerprint, whether its
+//! content changed, its bump against the previous relevant version, the bump its changes
+//! require, the semver verdict, the policy result and the history-wide hazards that show in
+//! it. The JSON shape is a documented contract (docs/json.md).
 
 use serde::Serialize;
 
 use crate::history::{SkippedTag, VersionKind, format_date};
 use crate::load::{Loaded, Project};
+use crate::policy::buffrs::PackageViolation;
+use crate::policy::{Analysis, Counts, Hazard, PolicyResult, SemverVerdict};
+use crate::rules::{Bump, Change};
 use crate::sanitize;
 use crate::schema::graph::{RootMatch, build, resolve_root};
 use crate::schema::{Diagnostic, Status, fingerprint};
@@ -14,12 +19,73 @@ pub struct LogJson<'a> {
     pub versions: Vec<VersionJson<'a>>,
     pub root: Option<&'a str>,
     pub skipped: &'a [SkippedTag],
+    /// The policy evaluated (`--policy`), its level and strictness.
+    pub policy: Option<PolicyJson<'a>>,
+    /// Every history-wide hazard, in the order they show.
+    pub hazards: Vec<HazardJson<'a>>,
+}
+
+#[derive(Serialize)]
+pub struct PolicyJson<'a> {
+    pub name: &'a str,
+    pub level: &'a str,
+    pub strict: bool,
+}
+
+#[derive(Serialize)]
+pub struct HazardJson<'a> {
+    pub kind: &'a str,
+    pub element: &'a str,
+    pub number: Option<i64>,
+    pub versions: &'a [String],
+    pub message: &'a str,
+}
+
+impl<'a> HazardJson<'a> {
+    fn of(h: &'a Hazard) -> HazardJson<'a> {
+        HazardJson {
+            kind: h.kind.as_str(),
+            element: &h.element,
+            number: h.number,
+            versions: &h.versions,
+            message: &h.message,
+        }
+    }
+}
+
+/// A policy result as the contract shows it.
+#[derive(Serialize)]
+pub struct VersionPolicyJson<'a> {
+    pub name: &'a str,
+    pub pass: bool,
+    pub against: Option<&'a str>,
+    pub first_violation: Option<&'a Change>,
+    pub direction: Option<&'a str>,
+    pub failed_against: &'a [String],
+    pub warnings: usize,
+    pub note: Option<&'a str>,
+}
+
+impl<'a> VersionPolicyJson<'a> {
+    fn of(p: &'a PolicyResult) -> VersionPolicyJson<'a> {
+        VersionPolicyJson {
+            name: &p.name,
+            pass: p.pass,
+            against: p.against.as_deref(),
+            first_violation: p.first_violation.as_ref().map(|v| &v.change),
+            direction: p.first_violation.as_ref().map(|v| v.direction.as_str()),
+            failed_against: &p.failed_against,
+            warnings: p.warnings,
+            note: p.note.as_deref(),
+        }
+    }
 }
 
 #[derive(Serialize)]
 pub struct VersionJson<'a> {
     pub name: &'a str,
-    pub semver: Option<String>,
+    /// The version number parsed from the name (`semver` before issue 4; see docs/json.md).
+    pub version: Option<String>,
     pub commit: &'a str,
     pub date: String,
     pub status: Status,
@@ -39,6 +105,20 @@ pub struct VersionJson<'a> {
     pub message: Option<&'a str>,
     pub proto_roots: &'a [String],
     pub diagnostics: &'a [Diagnostic],
+    /// The version it is compared with (its previous relevant version that compiled).
+    pub previous: Option<&'a str>,
+    /// The bump of the version number from `previous`.
+    pub bump: Option<Bump>,
+    /// The bump the changes since `previous` require.
+    pub required_bump: Option<Bump>,
+    pub semver: SemverVerdict,
+    pub semver_reason: &'a str,
+    /// The changes since `previous`, by their worst verdict.
+    pub changes: Counts,
+    pub policy: Option<VersionPolicyJson<'a>>,
+    pub hazards: Vec<HazardJson<'a>>,
+    /// buffrs package rules this version breaks (with a `Proto.toml`).
+    pub package: &'a [PackageViolation],
 }
 
 /// The closure fingerprint of `root` in one version, if the root exists there.
@@ -56,15 +136,21 @@ pub fn root_fingerprint(v: &Loaded, root: &str) -> Option<String> {
     }
 }
 
-pub fn to_json<'a>(project: &'a Project, root: Option<&'a str>) -> LogJson<'a> {
+pub fn to_json<'a>(
+    project: &'a Project,
+    root: Option<&'a str>,
+    analysis: &'a Analysis,
+    policy: Option<PolicyJson<'a>>,
+) -> LogJson<'a> {
     let versions = project
         .versions
         .iter()
-        .map(|v| {
+        .zip(&analysis.versions)
+        .map(|(v, r)| {
             let schema = &v.compiled.schema;
             VersionJson {
                 name: &v.version.name,
-                semver: v.version.semver.as_ref().map(|s| s.to_string()),
+                version: v.version.semver.as_ref().map(|s| s.to_string()),
                 commit: &v.version.commit,
                 date: format_date(v.version.time, v.version.offset_minutes),
                 status: v.compiled.status,
@@ -92,6 +178,23 @@ pub fn to_json<'a>(project: &'a Project, root: Option<&'a str>) -> LogJson<'a> {
                 message: v.version.message.as_deref(),
                 proto_roots: &v.version.proto_roots,
                 diagnostics: &v.compiled.diagnostics,
+                previous: r
+                    .previous
+                    .and_then(|p| project.versions.get(p))
+                    .map(|p| p.version.name.as_str()),
+                bump: r.semver.bump,
+                required_bump: r.semver.required,
+                semver: r.semver.verdict,
+                semver_reason: &r.semver.reason,
+                changes: r.counts,
+                policy: r.policy.as_ref().map(VersionPolicyJson::of),
+                hazards: r
+                    .hazards
+                    .iter()
+                    .filter_map(|&k| analysis.hazards.get(k))
+                    .map(HazardJson::of)
+                    .collect(),
+                package: &r.package,
             }
         })
         .collect();
@@ -99,12 +202,28 @@ pub fn to_json<'a>(project: &'a Project, root: Option<&'a str>) -> LogJson<'a> {
         versions,
         root,
         skipped: &project.skipped,
+        policy,
+        hazards: analysis.hazards.iter().map(HazardJson::of).collect(),
     }
 }
 
-/// The text table.
-pub fn to_text(project: &Project, root: Option<&str>) -> String {
-    let json = to_json(project, root);
+/// The text table: one row per version, and under a row the reasons that need reading (a
+/// bump too small, a policy failure, a hazard, a package rule).
+pub fn to_text(
+    project: &Project,
+    root: Option<&str>,
+    analysis: &Analysis,
+    policy: Option<PolicyJson<'_>>,
+) -> String {
+    let has_policy = policy.is_some();
+    let json = to_json(project, root, analysis, policy);
+    let ch_w = json
+        .versions
+        .iter()
+        .map(|v| changes_cell(v).len())
+        .max()
+        .unwrap_or(0)
+        .max(7);
     let name_w = json
         .versions
         .iter()
@@ -112,17 +231,30 @@ pub fn to_text(project: &Project, root: Option<&str>) -> String {
         .max()
         .unwrap_or(7)
         .max(7);
-    let mut out = String::new();
     let fp_head = if root.is_some() {
         "ROOT FP"
     } else {
-        "FINGERPRINT"
+        "FINGERPR"
     };
+    let mut out = String::new();
+    let policy_head = if has_policy { "POLICY  " } else { "" };
     out.push_str(&format!(
-        "{:<name_w$}  {:<10}  {:<7}  {:<14}  {:>5}  {:>5}  {:<12}  {}\n",
-        "VERSION", "DATE", "COMMIT", "STATUS", "FILES", "MSGS", fp_head, "NOTES"
+        "{:<name_w$}  {:<10}  {:<7}  {:<13}  {:>5}  {:>4}  {:<8}  {:<5}  {:<8}  {:<9}  {:<ch_w$}  {policy_head}{}\n",
+        "VERSION",
+        "DATE",
+        "COMMIT",
+        "STATUS",
+        "FILES",
+        "MSGS",
+        fp_head,
+        "BUMP",
+        "REQUIRES",
+        "SEMVER",
+        "CHANGES",
+        "NOTES"
     ));
-    for v in &json.versions {
+    let pad = " ".repeat(name_w + 2);
+    for (v, r) in json.versions.iter().zip(&analysis.versions) {
         let status = match v.status {
             Status::Complete => "complete".to_string(),
             Status::Partial => format!("partial {}/{}", v.files, v.files_total),
@@ -151,17 +283,87 @@ pub fn to_text(project: &Project, root: Option<&str>) -> String {
             };
             notes.push(format!("{}{more}", sanitize::line(&d.to_string())));
         }
+        if v.previous.is_none() && v.status != Status::Failed {
+            notes.push(sanitize::line(v.semver_reason));
+        }
+        let semver = match v.semver {
+            SemverVerdict::Ok => "ok",
+            SemverVerdict::TooSmall => "TOO SMALL",
+            SemverVerdict::LargerThanNeeded => "larger",
+            SemverVerdict::None => "-",
+        };
+        let changes = changes_cell(v);
+        let policy_cell = match &v.policy {
+            Some(p) if p.pass && p.warnings > 0 => {
+                format!("{:<8}", format!("pass({})", p.warnings))
+            }
+            Some(p) if p.pass => format!("{:<8}", "pass"),
+            Some(_) => format!("{:<8}", "FAIL"),
+            None if has_policy => format!("{:<8}", ""),
+            None => String::new(),
+        };
+        let bump = |b: Option<Bump>| b.map_or("-", Bump::as_str);
         out.push_str(&format!(
-            "{:<name_w$}  {:<10}  {:<7}  {:<14}  {:>5}  {:>5}  {:<12}  {}\n",
+            "{:<name_w$}  {:<10}  {:<7}  {:<13}  {:>5}  {:>4}  {:<8}  {:<5}  {:<8}  {:<9}  {:<ch_w$}  {policy_cell}{}\n",
             sanitize::line(v.name),
             v.date,
             v.commit.get(..7).unwrap_or(v.commit),
             status,
             v.files,
             v.messages,
-            fp.get(..12).unwrap_or(fp),
+            fp.get(..8).unwrap_or(fp),
+            bump(v.bump),
+            bump(v.required_bump),
+            semver,
+            changes,
             notes.join("; ")
         ));
+        // Reasons worth reading, one per line under the row.
+        if matches!(v.semver, SemverVerdict::TooSmall) {
+            out.push_str(&format!(
+                "{pad}semver: {}{}\n",
+                sanitize::line(v.semver_reason),
+                first_change(&r.semver.deciding)
+            ));
+        }
+        if let Some(p) = &v.policy
+            && !p.pass
+        {
+            let what = match (p.first_violation, p.note) {
+                (Some(c), _) => format!(
+                    ": {} {} ({}): {}",
+                    c.rule,
+                    sanitize::line(&c.element),
+                    p.direction.unwrap_or(""),
+                    sanitize::line(&c.message)
+                ),
+                (None, Some(n)) => format!(": {}", sanitize::line(n)),
+                _ => String::new(),
+            };
+            let against = p
+                .against
+                .map(|a| {
+                    let more = p.failed_against.len().saturating_sub(1);
+                    let more = if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    };
+                    format!(" against {}{more}", sanitize::line(a))
+                })
+                .unwrap_or_default();
+            out.push_str(&format!("{pad}{} fails{against}{what}\n", p.name));
+        }
+        for h in &v.hazards {
+            out.push_str(&format!("{pad}hazard: {}\n", sanitize::line(h.message)));
+        }
+        for p in v.package {
+            out.push_str(&format!(
+                "{pad}{}: {}\n",
+                p.rule,
+                sanitize::line(&p.message)
+            ));
+        }
     }
     for s in json.skipped {
         out.push_str(&format!(
@@ -182,5 +384,89 @@ pub fn to_text(project: &Project, root: Option<&str>) -> String {
             .filter(|v| v.status != Status::Failed && v.same_as.is_none())
             .count()
     ));
+    let verdicts = |s: SemverVerdict| -> Vec<String> {
+        json.versions
+            .iter()
+            .filter(|v| v.semver == s)
+            .map(|v| sanitize::line(v.name))
+            .collect()
+    };
+    let too_small = verdicts(SemverVerdict::TooSmall);
+    let larger = verdicts(SemverVerdict::LargerThanNeeded);
+    out.push_str(&format!(
+        "semver: {} ok, {} too small{}, {} larger than needed{}\n",
+        verdicts(SemverVerdict::Ok).len(),
+        too_small.len(),
+        list(&too_small),
+        larger.len(),
+        list(&larger)
+    ));
+    if let Some(p) = &json.policy {
+        let failed: Vec<String> = json
+            .versions
+            .iter()
+            .filter(|v| v.policy.as_ref().is_some_and(|p| !p.pass))
+            .map(|v| sanitize::line(v.name))
+            .collect();
+        out.push_str(&format!(
+            "policy {} at {} level{}: {} pass, {} fail{}\n",
+            p.name,
+            p.level,
+            if p.strict { ", strict" } else { "" },
+            json.versions.len() - failed.len(),
+            failed.len(),
+            list(&failed)
+        ));
+    }
+    if !json.hazards.is_empty() {
+        out.push_str(&format!(
+            "{} history-wide hazards (listed under the versions where they show)\n",
+            json.hazards.len()
+        ));
+    }
+    out.push_str("CHANGES: breaking/lossy/hazard/safe since the previous relevant version (+Ni: ignored or not judged)\n");
     out
+}
+
+/// The CHANGES cell: breaking/lossy/hazard/safe, and how many are ignored.
+fn changes_cell(v: &VersionJson<'_>) -> String {
+    let ignored = if v.changes.ignored > 0 {
+        format!(" +{}i", v.changes.ignored)
+    } else {
+        String::new()
+    };
+    if v.previous.is_none() {
+        "-".to_string()
+    } else if v.changes.total() == 0 {
+        format!("none{ignored}")
+    } else {
+        format!(
+            "{}/{}/{}/{}{ignored}",
+            v.changes.breaking, v.changes.lossy, v.changes.hazard, v.changes.safe
+        )
+    }
+}
+
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", names.join(", "))
+    }
+}
+
+fn first_change(changes: &[Change]) -> String {
+    match changes {
+        [] => String::new(),
+        [c, rest @ ..] => format!(
+            ": {} {}{}",
+            c.rule,
+            sanitize::line(&c.element),
+            if rest.is_empty() {
+                String::new()
+            } else {
+                format!(" (+{} more)", rest.len())
+            }
+        ),
+    }
 }

@@ -126,7 +126,6 @@ fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec
 
 fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
     let reserved_number = reserved(nm, of.number);
-    let name_reserved = nm.reserved_names.contains(&of.name);
     let required = of.presence == Presence::Required;
     let forward = if required { Breaking } else { Safe };
     let (rule, wire_back, message) = if reserved_number {
@@ -161,8 +160,11 @@ fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
                 backward: wire_back,
                 forward,
             },
+            // Old JSON carries the key, which the new reader does not know: rejected unless
+            // it ignores unknown fields, as for an added field read by an old reader. A
+            // reserved name does not help: JSON parsers do not look at reservations.
             Directions {
-                backward: if name_reserved { Safe } else { Breaking },
+                backward: Hazard,
                 forward,
             },
             Source::Breaking,
@@ -353,11 +355,23 @@ fn field_map_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
         }
         _ => false,
     };
-    let wire = if same { Directions::SAFE } else { BOTH_BREAK };
+    // A map reader of repeated entries keeps the last entry of each key (and no order).
+    let read = |w: &F<'_>, r: &F<'_>| {
+        if r.f.map.is_some() && w.f.map.is_none() {
+            Lossy
+        } else {
+            Safe
+        }
+    };
+    let wire = if same {
+        Directions::of(o, n, read)
+    } else {
+        BOTH_BREAK
+    };
     vec![(
         v(wire, BOTH_BREAK, Source::Breaking),
         if same {
-            "a map is a repeated key/value entry on the wire; JSON has an object for one and an array for the other".into()
+            "a map is a repeated key/value entry on the wire, but a map reader keeps only the last entry of a repeated key; JSON has an object for one and an array for the other".into()
         } else {
             "map and repeated field of another shape".into()
         },
@@ -414,18 +428,119 @@ fn field_message_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
         .filter(|(_, a, b)| both_messages(a, b))
         .map(|(what, a, b)| {
             let (x, y) = (a.type_name().unwrap_or(""), b.type_name().unwrap_or(""));
-            let same = same_shape(o.c, x, n.c, y);
-            let d = if same { Directions::SAFE } else { BOTH_BREAK };
+            let s = structural(o.c, x, n.c, y);
             (
-                v(d, d, Source::Breaking),
-                if same {
-                    format!("{what} {x} -> {y}: the same structure under another name")
-                } else {
-                    format!("{what} {x} -> {y}: a different structure")
-                },
+                v(s.wire, s.json, Source::Breaking),
+                format!("{what} {x} -> {y}: {}", s.why),
             )
         })
         .collect()
+}
+
+/// How data of one message type reads as another: the worst verdict of comparing the two
+/// types field by field (recursively), whatever they are called.
+pub(super) struct Structural {
+    pub wire: Directions,
+    pub json: Directions,
+    /// One line: the same structure, or the worst difference.
+    pub why: String,
+}
+
+thread_local! {
+    /// Type pairs being compared, outermost first: a pair met again is assumed compatible
+    /// (a cycle adds nothing new).
+    static COMPARING: std::cell::RefCell<Vec<(String, String)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Compares message `x` of `oc` with message `y` of `nc` field by field.
+pub(super) fn structural(oc: &Content, x: &str, nc: &Content, y: &str) -> Structural {
+    if same_shape(oc, x, nc, y) {
+        return Structural {
+            wire: Directions::SAFE,
+            json: Directions::SAFE,
+            why: "the same structure under another name".into(),
+        };
+    }
+    let (Some(om), Some(nm)) = (oc.messages.get(x), nc.messages.get(y)) else {
+        return Structural {
+            wire: BOTH_BREAK,
+            json: BOTH_BREAK,
+            why: "not both messages".into(),
+        };
+    };
+    if !om.fields.keys().any(|n| nm.fields.contains_key(n)) {
+        // Nothing written by one is read by the other: not an evolution, a replacement.
+        return Structural {
+            wire: BOTH_BREAK,
+            json: BOTH_BREAK,
+            why: "a different structure: no field number in common".into(),
+        };
+    }
+    let key = (x.to_string(), y.to_string());
+    let entered = COMPARING.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.contains(&key) {
+            false
+        } else {
+            c.push(key.clone());
+            true
+        }
+    });
+    if !entered {
+        return Structural {
+            wire: Directions::SAFE,
+            json: Directions::SAFE,
+            why: "compared above (a cycle)".into(),
+        };
+    }
+    // Each direction from its own reader's point of view (backward cells of writer ->
+    // reader), so that the verdict is symmetric by construction.
+    let mut nested = Vec::new();
+    message(oc, om, nc, nm, &mut nested);
+    let mut reverse = Vec::new();
+    message(nc, nm, oc, om, &mut reverse);
+    COMPARING.with(|c| {
+        c.borrow_mut().pop();
+    });
+    let back = |list: &[Finding], wire: bool| {
+        list.iter()
+            .map(|f| {
+                if wire {
+                    f.verdict.wire.backward
+                } else {
+                    f.verdict.json.backward
+                }
+            })
+            .max()
+            .unwrap_or(Safe)
+    };
+    let wire = Directions {
+        backward: back(&nested, true),
+        forward: back(&reverse, true),
+    };
+    let json = Directions {
+        backward: back(&nested, false),
+        forward: back(&reverse, false),
+    };
+    fn worst(f: &Finding) -> Severity {
+        f.verdict.wire.backward.max(f.verdict.json.backward)
+    }
+    fn first_worst(list: &[Finding]) -> Option<&Finding> {
+        list.iter()
+            .fold(None::<&Finding>, |best, f| match best {
+                Some(b) if worst(b) >= worst(f) => Some(b),
+                _ => Some(f),
+            })
+            .filter(|f| worst(f) > Safe)
+    }
+    let why = match first_worst(&nested).or_else(|| first_worst(&reverse)) {
+        Some(f) if worst(f) > Safe => format!(
+            "compared field by field, the worst difference is {} {}: {}",
+            f.rule, f.element, f.message
+        ),
+        _ => "compared field by field: readers on both sides agree".into(),
+    };
+    Structural { wire, json, why }
 }
 
 fn field_cardinality_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
@@ -518,10 +633,17 @@ fn field_oneof_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
         return vec![];
     }
     let d = Directions::of(o, n, oneof_read);
+    // In JSON a reader does not keep the last member: it rejects an object that sets two
+    // members of one oneof.
+    let strict = |s: Severity| if s == Lossy { Breaking } else { s };
+    let json = Directions {
+        backward: strict(d.backward),
+        forward: strict(d.forward),
+    };
     vec![(
-        v(d, d, Source::Breaking),
+        v(d, json, Source::Breaking),
         format!(
-            "oneof {} -> {}: a reader's oneof keeps only the last member set",
+            "oneof {} -> {}: a reader's oneof keeps only the last member set on the wire, and rejects JSON that sets several",
             o.f.oneof.as_deref().unwrap_or("(none)"),
             n.f.oneof.as_deref().unwrap_or("(none)")
         ),

@@ -1,10 +1,12 @@
 //! Rules: the rule table (id, summary, nearest `buf breaking` rule) and one small function
 //! per rule, run over the pairs that `diff` made. Each function returns the verdict of the
-//! change it recognises, computed from the actual old and new declarations.
+//! change it recognises, computed from the actual old and new declarations. `examples`
+//! checks each rule's own fixture pair (embedded in the binary) at run time, for `explain`.
 //!
 //! May import: `diff`, `schema`. Knows no terminal and no git.
 
 mod decl;
+pub mod examples;
 mod field;
 pub mod types;
 pub mod verdict;
@@ -40,6 +42,10 @@ pub struct Change {
     pub bump: Bump,
     /// One line: why this verdict.
     pub message: String,
+    /// Set when a configured or inline ignore covers this change: why it is ignored. An
+    /// ignored change is still listed, but counts toward no bump, policy or gate.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ignored: Option<String>,
 }
 
 /// What a rule function returns; the engine adds where.
@@ -170,6 +176,7 @@ pub fn check(pairing: &Pairing<'_>, old: &Schema, new: &Schema) -> Vec<Change> {
                 bump: f.verdict.bump(f.additive),
                 verdict: f.verdict,
                 message: f.message,
+                ignored: None,
             }
         })
         .collect();
@@ -194,7 +201,12 @@ fn location_key(loc: &Option<String>) -> (bool, &str, u32) {
     }
 }
 
-/// The bump a set of changes requires.
+/// The bump a set of changes requires (ignored changes do not count).
 pub fn required_bump(changes: &[Change]) -> Bump {
-    changes.iter().map(|c| c.bump).max().unwrap_or(Bump::None)
+    changes
+        .iter()
+        .filter(|c| c.ignored.is_none())
+        .map(|c| c.bump)
+        .max()
+        .unwrap_or(Bump::None)
 }

@@ -123,15 +123,14 @@ impl Verdict {
     }
 
     /// Major when generated code or readers break or lose data; minor for an addition;
-    /// patch otherwise.
+    /// patch otherwise. An addition that only old readers (forward) cannot handle — a new
+    /// rpc an old server does not serve — is still a minor: semver promises that the new
+    /// version serves what the old one did, not the reverse.
     pub fn bump(&self, additive: bool) -> Bump {
-        let cells = [
-            self.wire.backward,
-            self.wire.forward,
-            self.json.backward,
-            self.json.forward,
-        ];
-        if self.source == Source::Breaking || cells.iter().any(|s| *s >= Severity::Lossy) {
+        let backward = [self.wire.backward, self.json.backward];
+        let forward = [self.wire.forward, self.json.forward];
+        let breaks = |cells: &[Severity]| cells.iter().any(|s| *s >= Severity::Lossy);
+        if self.source == Source::Breaking || breaks(&backward) || (!additive && breaks(&forward)) {
             Bump::Major
         } else if additive {
             Bump::Minor

@@ -46,12 +46,19 @@ impl Walk<'_> {
                 .unwrap_or("")
                 .trim()
                 .to_string();
+            let trailing = l
+                .trailing_comments
+                .as_deref()
+                .unwrap_or("")
+                .trim()
+                .to_string();
             self.out.insert(
                 element,
                 Doc {
                     file: self.file.to_string(),
                     line,
                     comment,
+                    trailing,
                 },
             );
         }

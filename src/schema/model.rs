@@ -35,6 +35,9 @@ pub struct Doc {
     pub line: u32,
     /// The leading comment, trimmed; empty if none.
     pub comment: String,
+    /// The trailing comment (on the declaration's line or just below), trimmed; empty if
+    /// none. Not compared by COMMENT_CHANGED; read for `protolapse:ignore` directives.
+    pub trailing: String,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]

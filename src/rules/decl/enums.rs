@@ -122,9 +122,11 @@ pub(super) fn enum_closed_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding
         return vec![];
     }
     let read = |w: &Enum, r: &Enum| if r.closed && !w.closed { Lossy } else { Safe };
+    // An open writer prints a value it has no name for as a number (`{"level": 2}`); a
+    // closed reader's JSON parser drops it like the binary one (C++) or rejects it (Python).
     let verdict = Verdict {
         wire: Directions::of(o, n, read),
-        json: Directions::SAFE,
+        json: Directions::of(o, n, read),
         source: Source::Breaking,
     };
     vec![f(
@@ -173,11 +175,19 @@ fn removed(p: Pair<'_, Enum>, want_reserved: bool) -> Vec<Finding> {
             let (ov, None) = (ov?, nv) else { return None };
             let res = reserved(n, num);
             (res == want_reserved).then(|| {
-                let wire_back = if o.closed || n.closed { Lossy } else if res { Safe } else { Hazard };
+                // The new reader meets a number and a name it does not know, exactly as an old
+                // reader meets an added value (ENUM_VALUE_ADDED, forward): an open enum keeps
+                // the number, a closed one drops it; JSON rejects the name unless told to
+                // ignore unknown values. Reserving the number changes neither.
+                let verdict = Verdict {
+                    wire: Directions { backward: if n.closed { Lossy } else { Hazard }, forward: Safe },
+                    json: Directions { backward: Hazard, forward: Safe },
+                    source: Source::Breaking,
+                };
                 let rule = if res { "ENUM_VALUE_REMOVED_RESERVED" } else { "ENUM_VALUE_REMOVED" };
                 f(rule, &format!("{}.{}", o.full_name, ov.name), Some(i64::from(num)), Some(format!("{} = {num}", ov.name)), None,
-                    Verdict { wire: Directions { backward: wire_back, forward: Safe }, json: Directions { backward: Breaking, forward: Safe }, source: Source::Breaking }, false,
-                    format!("{} removed{}: old data with it reads as an unknown number; old JSON with its name is rejected",
+                    verdict, false,
+                    format!("{} removed{}: old data with it reads as an unknown number; old JSON with its name is rejected unless the reader ignores unknown values",
                         ov.name, if res { " (number reserved)" } else { " without reserving its number" }))
             })
         })

@@ -2,11 +2,12 @@
 
 use std::collections::BTreeSet;
 
-use crate::diff::{Pair, same_shape};
+use crate::diff::Pair;
 use crate::schema::model::{Method, Service};
 
 use super::super::Finding;
 use super::super::verdict::Severity::*;
+
 use super::super::verdict::{Directions, Source, Verdict};
 use super::{BOTH_BREAK, Ctx, f};
 
@@ -40,10 +41,20 @@ fn methods<'a>(p: Pair<'a, Service>) -> Vec<(String, Option<&'a Method>, Option<
         .collect()
 }
 
-/// Calls that a server of the reading side cannot serve fail with UNIMPLEMENTED.
+/// A call to a method that the server's schema does not declare fails with UNIMPLEMENTED:
+/// nothing is misread, but the call is lost, whatever the client does — a break for the
+/// side that calls. Old clients calling a new server that dropped the method: backward.
+/// The same whichever version lacks the method, so an addition and a removal mirror each
+/// other; rollout order (servers first when adding) is what a policy decides.
 const UNSERVED_BACKWARD: Directions = Directions {
     backward: Breaking,
     forward: Safe,
+};
+
+/// The same, for new clients calling old servers: forward.
+const UNSERVED_FORWARD: Directions = Directions {
+    backward: Safe,
+    forward: Breaking,
 };
 
 pub(super) fn service_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
@@ -56,9 +67,16 @@ pub(super) fn service_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
         None,
         None,
         Some(format!("service {}", n.name)),
-        Verdict::SAFE,
+        Verdict {
+            wire: UNSERVED_FORWARD,
+            json: UNSERVED_FORWARD,
+            source: Source::Safe,
+        },
         true,
-        format!("{} added", n.full_name),
+        format!(
+            "{} added: old servers answer its calls with UNIMPLEMENTED",
+            n.full_name
+        ),
     )]
 }
 
@@ -83,10 +101,6 @@ pub(super) fn service_removed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding>
 }
 
 pub(super) fn rpc_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
-    let hazard = Directions {
-        backward: Safe,
-        forward: Hazard,
-    };
     methods(p)
         .into_iter()
         .filter_map(|(elem, a, b)| match (a, b) {
@@ -97,8 +111,8 @@ pub(super) fn rpc_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
                 None,
                 Some(sig(m)),
                 Verdict {
-                    wire: hazard,
-                    json: hazard,
+                    wire: UNSERVED_FORWARD,
+                    json: UNSERVED_FORWARD,
                     source: Source::Safe,
                 },
                 true,
@@ -148,8 +162,7 @@ fn type_changed(
             let (a, b) = (a?, b?);
             let (x, y) = (pick(a), pick(b));
             (x != y).then(|| {
-                let same = same_shape(ctx.old, x, ctx.new, y);
-                let d = if same { Directions::SAFE } else { BOTH_BREAK };
+                let s = crate::rules::field::structural(ctx.old, x, ctx.new, y);
                 f(
                     rule,
                     &elem,
@@ -157,19 +170,12 @@ fn type_changed(
                     Some(sig(a)),
                     Some(sig(b)),
                     Verdict {
-                        wire: d,
-                        json: d,
+                        wire: s.wire,
+                        json: s.json,
                         source: Source::Breaking,
                     },
                     false,
-                    format!(
-                        "{x} -> {y}: {}",
-                        if same {
-                            "the same structure under another name"
-                        } else {
-                            "a different structure"
-                        }
-                    ),
+                    format!("{x} -> {y}: {}", s.why),
                 )
             })
         })

@@ -1,0 +1,398 @@
+//! History-wide hazards, which no diff of one pair can see:
+//! - a field or enum-value number removed (reserved or not) and used again later with
+//!   another declaration, even when the versions in between never meet as a pair;
+//! - a field or enum-value name removed and used again later for another number;
+//! - a reservation that was dropped;
+//! - a field whose type changed and later changed back (data written in between is misread).
+//!
+//! Versions are walked in history order; a version that did not compile, or that lacks the
+//! message or enum (a partial compile, or before it existed), tells nothing about it.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::load::Loaded;
+use crate::schema::Status;
+use crate::schema::graph::build;
+use crate::schema::model::{Cardinality, Content, Enum, Field, Message};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HazardKind {
+    NumberReused,
+    NameReused,
+    ReservationDropped,
+    TypeReverted,
+}
+
+impl HazardKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HazardKind::NumberReused => "number_reused",
+            HazardKind::NameReused => "name_reused",
+            HazardKind::ReservationDropped => "reservation_dropped",
+            HazardKind::TypeReverted => "type_reverted",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Hazard {
+    pub kind: HazardKind,
+    /// The field or enum value (`pkg.Msg.field`, `pkg.Enum.VALUE`), or the message or enum
+    /// for a dropped reservation.
+    pub element: String,
+    pub number: Option<i64>,
+    /// The versions involved, in history order (e.g. last declared, removed, reused).
+    pub versions: Vec<String>,
+    /// Index of the version where the hazard shows (the reuse, the drop, the revert).
+    #[serde(skip)]
+    pub at: usize,
+    /// One line: what happened.
+    pub message: String,
+}
+
+/// What a field or value number held in one version.
+#[derive(Clone, PartialEq, Eq)]
+struct Decl {
+    name: String,
+    /// Type and cardinality (`repeated int32`); for enum values, empty.
+    ty: String,
+}
+
+/// One number's story so far.
+#[derive(Default)]
+struct Track {
+    /// The declaration last seen, and in which version.
+    last: Option<(Decl, usize)>,
+    /// Present in the last version that had the container.
+    present: bool,
+    /// Where it went missing, if it is missing now.
+    removed_at: Option<usize>,
+    /// Types in order of appearance while present without removal: (type, since version).
+    types: Vec<(String, usize)>,
+}
+
+/// One name's story so far (the number it had).
+#[derive(Default)]
+struct NameTrack {
+    last: Option<(i64, usize)>,
+    present: bool,
+    removed_at: Option<usize>,
+}
+
+/// Reserved number ranges and names, and the version they were seen in.
+struct Reserved {
+    ranges: Vec<(i64, i64)>,
+    names: Vec<String>,
+    at: usize,
+}
+
+/// A message's or enum's numbers and names across versions.
+#[derive(Default)]
+struct Container {
+    numbers: BTreeMap<i64, Track>,
+    names: BTreeMap<String, NameTrack>,
+    /// Reservations in the last version that had the container.
+    reserved: Option<Reserved>,
+}
+
+/// Every hazard of the history, in the order they show. With a root, only the messages and
+/// enums it reaches in some version are followed.
+pub fn find(versions: &[Loaded], root: Option<&str>) -> Vec<Hazard> {
+    let mut containers: BTreeMap<String, Container> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (i, v) in versions.iter().enumerate() {
+        if v.compiled.status == Status::Failed {
+            continue;
+        }
+        let content = &v.compiled.schema.content;
+        let scope: Option<Vec<String>> = root.map(|r| {
+            if content.messages.contains_key(r) || content.services.contains_key(r) {
+                build(content, r).names().map(str::to_string).collect()
+            } else {
+                Vec::new()
+            }
+        });
+        let in_scope = |n: &str| scope.as_ref().is_none_or(|s| s.iter().any(|x| x == n));
+        for m in own_messages(content) {
+            if in_scope(&m.full_name) {
+                let c = containers.entry(m.full_name.clone()).or_default();
+                message(c, m, i, versions, &mut out);
+            }
+        }
+        for e in own_enums(content) {
+            if in_scope(&e.full_name) {
+                let c = containers.entry(e.full_name.clone()).or_default();
+                enumeration(c, e, i, versions, &mut out);
+            }
+        }
+    }
+    out
+}
+
+fn own_messages(c: &Content) -> impl Iterator<Item = &Message> {
+    c.messages
+        .values()
+        .filter(|m| !m.map_entry && c.files.get(&m.file).is_some_and(|f| !f.external))
+}
+
+fn own_enums(c: &Content) -> impl Iterator<Item = &Enum> {
+    c.enums
+        .values()
+        .filter(|e| c.files.get(&e.file).is_some_and(|f| !f.external))
+}
+
+fn name(versions: &[Loaded], i: usize) -> String {
+    versions[i].version.name.clone()
+}
+
+fn message(c: &mut Container, m: &Message, i: usize, versions: &[Loaded], out: &mut Vec<Hazard>) {
+    let present: BTreeMap<i64, Decl> = m
+        .fields
+        .values()
+        .map(|f| {
+            (
+                i64::from(f.number),
+                Decl {
+                    name: f.name.clone(),
+                    ty: type_key(f),
+                },
+            )
+        })
+        .collect();
+    let ranges = m
+        .reserved_ranges
+        .iter()
+        .map(|&(a, b)| (i64::from(a), i64::from(b)))
+        .collect();
+    step(
+        c,
+        &m.full_name,
+        present,
+        ranges,
+        m.reserved_names.clone(),
+        i,
+        versions,
+        out,
+    );
+}
+
+fn enumeration(c: &mut Container, e: &Enum, i: usize, versions: &[Loaded], out: &mut Vec<Hazard>) {
+    let mut present = BTreeMap::new();
+    for v in &e.values {
+        // Aliases share a number: the first name stands for it.
+        present.entry(i64::from(v.number)).or_insert(Decl {
+            name: v.name.clone(),
+            ty: String::new(),
+        });
+    }
+    let ranges = e
+        .reserved_ranges
+        .iter()
+        .map(|&(a, b)| (i64::from(a), i64::from(b)))
+        .collect();
+    step(
+        c,
+        &e.full_name,
+        present,
+        ranges,
+        e.reserved_names.clone(),
+        i,
+        versions,
+        out,
+    );
+}
+
+#[allow(clippy::too_many_arguments)]
+fn step(
+    c: &mut Container,
+    container: &str,
+    present: BTreeMap<i64, Decl>,
+    ranges: Vec<(i64, i64)>,
+    reserved_names: Vec<String>,
+    i: usize,
+    versions: &[Loaded],
+    out: &mut Vec<Hazard>,
+) {
+    let elem = |n: &str| format!("{container}.{n}");
+    // Numbers.
+    for (&n, d) in &present {
+        let t = c.numbers.entry(n).or_default();
+        if let (Some(r), Some((last, seen))) = (t.removed_at, &t.last)
+            && last != d
+        {
+            out.push(Hazard {
+                kind: HazardKind::NumberReused,
+                element: elem(&d.name),
+                number: Some(n),
+                versions: vec![name(versions, *seen), name(versions, r), name(versions, i)],
+                at: i,
+                message: format!(
+                    "{container}: number {n} held `{}` until {}, was removed in {}, and is `{}` in {}: data written before the removal is misread",
+                    describe(last),
+                    name(versions, *seen),
+                    name(versions, r),
+                    describe(d),
+                    name(versions, i)
+                ),
+            });
+            t.types.clear();
+        }
+        if t.removed_at.is_some() {
+            t.types.clear();
+        }
+        if !d.ty.is_empty() {
+            match t.types.last() {
+                Some((ty, _)) if *ty == d.ty => {}
+                _ => {
+                    if let Some(k) = t.types.iter().position(|(ty, _)| *ty == d.ty)
+                        && k + 1 < t.types.len()
+                    {
+                        let (ref mid, since) = t.types[t.types.len() - 1];
+                        out.push(Hazard {
+                            kind: HazardKind::TypeReverted,
+                            element: elem(&d.name),
+                            number: Some(n),
+                            versions: vec![
+                                name(versions, t.types[k].1),
+                                name(versions, since),
+                                name(versions, i),
+                            ],
+                            at: i,
+                            message: format!(
+                                "{container}: `{}` was {} from {}, {} from {}, and is {} again in {}: data written as {} is misread",
+                                d.name,
+                                d.ty,
+                                name(versions, t.types[k].1),
+                                mid,
+                                name(versions, since),
+                                d.ty,
+                                name(versions, i),
+                                mid
+                            ),
+                        });
+                    }
+                    t.types.push((d.ty.clone(), i));
+                }
+            }
+        }
+        t.last = Some((d.clone(), i));
+        t.present = true;
+        t.removed_at = None;
+    }
+    for (&n, t) in c.numbers.iter_mut() {
+        if t.present && !present.contains_key(&n) {
+            t.present = false;
+            t.removed_at = Some(i);
+        }
+    }
+    // Names.
+    for (&n, d) in &present {
+        let t = c.names.entry(d.name.clone()).or_default();
+        if let (Some(r), Some((last, seen))) = (t.removed_at, t.last)
+            && last != n
+        {
+            out.push(Hazard {
+                kind: HazardKind::NameReused,
+                element: elem(&d.name),
+                number: Some(n),
+                versions: vec![name(versions, seen), name(versions, r), name(versions, i)],
+                at: i,
+                message: format!(
+                    "{container}: name `{}` was number {last} until {}, was removed in {}, and is number {n} in {}: JSON and text data with the name are misread",
+                    d.name,
+                    name(versions, seen),
+                    name(versions, r),
+                    name(versions, i)
+                ),
+            });
+        }
+        t.last = Some((n, i));
+        t.present = true;
+        t.removed_at = None;
+    }
+    let names_now: Vec<&String> = present.values().map(|d| &d.name).collect();
+    for (nm, t) in c.names.iter_mut() {
+        if t.present && !names_now.contains(&nm) {
+            t.present = false;
+            t.removed_at = Some(i);
+        }
+    }
+    // Reservations.
+    if let Some(Reserved {
+        ranges: old_ranges,
+        names: old_names,
+        at: since,
+    }) = &c.reserved
+    {
+        let covered = |n: i64| ranges.iter().any(|&(a, b)| a <= n && n <= b);
+        for &(a, b) in old_ranges {
+            // The numbers of the old range no longer reserved (capped: ranges can be huge).
+            let dropped: Vec<i64> = (a..=b.min(a.saturating_add(1 << 16)))
+                .filter(|&n| !covered(n))
+                .collect();
+            if let (Some(first), Some(last)) = (dropped.first(), dropped.last()) {
+                let what = if first == last {
+                    format!("reserved number {first}")
+                } else if dropped.len() as i64 == last - first + 1 {
+                    format!("reserved numbers {first} to {last}")
+                } else {
+                    format!("{} reserved numbers from {first} to {last}", dropped.len())
+                };
+                out.push(Hazard {
+                    kind: HazardKind::ReservationDropped,
+                    element: container.to_string(),
+                    number: Some(*first),
+                    versions: vec![name(versions, *since), name(versions, i)],
+                    at: i,
+                    message: format!(
+                        "{container}: {what} (still reserved in {}) no longer reserved in {}: the numbers can be reused by mistake",
+                        name(versions, *since),
+                        name(versions, i)
+                    ),
+                });
+            }
+        }
+        for n in old_names {
+            if !reserved_names.contains(n) {
+                out.push(Hazard {
+                    kind: HazardKind::ReservationDropped,
+                    element: elem(n),
+                    number: None,
+                    versions: vec![name(versions, *since), name(versions, i)],
+                    at: i,
+                    message: format!(
+                        "{container}: reserved name `{n}` (still reserved in {}) no longer reserved in {}: the name can be reused by mistake",
+                        name(versions, *since),
+                        name(versions, i)
+                    ),
+                });
+            }
+        }
+    }
+    c.reserved = Some(Reserved {
+        ranges,
+        names: reserved_names,
+        at: i,
+    });
+}
+
+/// A field's type for reuse and revert checks: the type and whether it repeats, not its
+/// presence (`optional`, `required`), which has hazards of its own pairwise.
+fn type_key(f: &Field) -> String {
+    match &f.map {
+        Some((k, v)) => format!("map<{k}, {v}>"),
+        None if f.cardinality == Cardinality::Repeated => format!("repeated {}", f.ty),
+        None => f.ty.to_string(),
+    }
+}
+
+fn describe(d: &Decl) -> String {
+    if d.ty.is_empty() {
+        d.name.clone()
+    } else {
+        format!("{} {}", d.ty, d.name)
+    }
+}

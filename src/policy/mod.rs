@@ -1,0 +1,453 @@
+//! Policy: judgements over a whole history, not one pair — the semver check of every version
+//! against its previous relevant version, registry compatibility policies (BACKWARD,
+//! FULL_TRANSITIVE, ...), history-wide hazards (a number reused long after its removal), the
+//! lifecycle of each field across versions, ignores, and buffrs package rules.
+//!
+//! Pairs are compared with `diff` + `rules`; a [`Comparer`] computes each pair of distinct
+//! contents once and shares it. May import: `load` (the loaded versions, plain data), `rules`,
+//! `diff`, `schema`. Knows no terminal and no git.
+
+pub mod buffrs;
+pub mod gate;
+pub mod hazards;
+pub mod ignore;
+pub mod lifecycle;
+pub mod registry;
+pub mod semver;
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+
+use crate::diff::{pair_from_root, pair_whole};
+use crate::load::{Loaded, Project};
+use crate::rules::{self, Change, Severity};
+use crate::schema::graph::{RootMatch, resolve_root};
+use crate::schema::{Schema, Status};
+
+pub use hazards::{Hazard, HazardKind};
+pub use ignore::{IgnoreRule, Ignores};
+pub use lifecycle::{Lifecycle, lifecycle};
+pub use registry::{Level, Policy, PolicyResult};
+pub use semver::{Pre1, SemverCheck, SemverVerdict};
+
+/// How a history is judged: scope, policy, strictness, conventions and ignores.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// Compare only what this message or service reaches (full or unique short name).
+    pub root: Option<String>,
+    pub policy: Option<Policy>,
+    pub level: Level,
+    /// `hazard` and `lossy` fail a policy instead of warning.
+    pub strict: bool,
+    pub pre1: Pre1,
+    pub ignores: Ignores,
+}
+
+/// Why a history cannot be judged with these settings.
+#[derive(Debug, thiserror::Error)]
+pub enum PolicyError {
+    #[error(
+        "unknown root `{root}`: no version has a message or service of that name{hint}\n  help: a root is a message or service name, full (pkg.Msg) or short (Msg)"
+    )]
+    UnknownRoot { root: String, hint: String },
+    #[error("root `{root}` is ambiguous: {names}\n  help: pass the full name")]
+    AmbiguousRoot { root: String, names: String },
+    #[error(
+        "{policy}: no version is named `{version}`\n  help: name one of the history's versions, e.g. {names}"
+    )]
+    UnknownTill {
+        policy: String,
+        version: String,
+        names: String,
+    },
+}
+
+/// The root's full name, looked up in the newest version that has it.
+pub fn resolve_root_in(project: &Project, root: &str) -> Result<String, PolicyError> {
+    let mut ambiguous = None;
+    let mut close = Vec::new();
+    for v in project.versions.iter().rev() {
+        if v.compiled.status == Status::Failed {
+            continue;
+        }
+        match resolve_root(&v.compiled.schema.content, root) {
+            RootMatch::Found(n) => return Ok(n),
+            RootMatch::Ambiguous(names) => ambiguous = ambiguous.or(Some(names)),
+            RootMatch::Unknown(c) => {
+                if close.is_empty() {
+                    close = c;
+                }
+            }
+        }
+    }
+    match ambiguous {
+        Some(names) => Err(PolicyError::AmbiguousRoot {
+            root: root.to_string(),
+            names: names.join(", "),
+        }),
+        None => Err(PolicyError::UnknownRoot {
+            root: root.to_string(),
+            hint: if close.is_empty() {
+                String::new()
+            } else {
+                format!("; closest: {}", close.join(", "))
+            },
+        }),
+    }
+}
+
+/// Changes per (old, new) pair of canonical version indices.
+type PairCache = HashMap<(usize, usize), Arc<Vec<Change>>>;
+
+/// Compares versions of one project in one scope, each pair of distinct contents once.
+///
+/// `changes(a, b)` is the full list for the actual pair (locations and inline ignores from
+/// those two versions); `verdict_changes(a, b)` may come from another pair with the same
+/// contents, which is all a policy needs to know.
+pub struct Comparer<'p> {
+    versions: &'p [Loaded],
+    root: Option<String>,
+    ignores: Ignores,
+    /// Index of the earliest version with the same content (itself when none).
+    canon: Vec<usize>,
+    /// Whether a version's comments hold any `protolapse:ignore` directive.
+    directives: Vec<bool>,
+    /// Per version, the files found but not compiled (a partial version): their changes
+    /// are listed but not judged.
+    failed_files: Vec<BTreeSet<String>>,
+    cache: Mutex<PairCache>,
+}
+
+impl<'p> Comparer<'p> {
+    /// `root` must be a resolved full name (see [`resolve_root_in`]).
+    pub fn new(project: &'p Project, root: Option<String>, ignores: Ignores) -> Comparer<'p> {
+        let versions = &project.versions[..];
+        let canon = versions
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                v.same_as
+                    .as_deref()
+                    .and_then(|n| versions.iter().position(|x| x.version.name == n))
+                    .unwrap_or(i)
+            })
+            .collect();
+        let mut seen: HashMap<*const crate::schema::docs::FileDocs, bool> = HashMap::new();
+        let directives = versions
+            .iter()
+            .map(|v| {
+                v.compiled.schema.docs.values().any(|d| {
+                    *seen
+                        .entry(Arc::as_ptr(d))
+                        .or_insert_with(|| d.values().any(ignore::has_directive))
+                })
+            })
+            .collect();
+        let failed_files = versions
+            .iter()
+            .map(|v| {
+                if v.compiled.status != Status::Partial {
+                    return BTreeSet::new();
+                }
+                v.version
+                    .files
+                    .iter()
+                    .filter(|f| !v.compiled.schema.content.files.contains_key(&f.path))
+                    .map(|f| f.path.clone())
+                    .collect()
+            })
+            .collect();
+        Comparer {
+            versions,
+            root,
+            ignores,
+            canon,
+            directives,
+            failed_files,
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn root(&self) -> Option<&str> {
+        self.root.as_deref()
+    }
+
+    pub fn versions(&self) -> &'p [Loaded] {
+        self.versions
+    }
+
+    /// The schema of a version that compiled (fully or in part).
+    pub fn schema(&self, i: usize) -> Option<&'p Schema> {
+        let v = self.versions.get(i)?;
+        (v.compiled.status != Status::Failed).then_some(&*v.compiled.schema)
+    }
+
+    /// True when both versions have the same content (only comments or layout differ).
+    pub fn same_content(&self, a: usize, b: usize) -> bool {
+        self.canon
+            .get(a)
+            .is_some_and(|x| Some(x) == self.canon.get(b))
+    }
+
+    /// Every change from `old` to `new`, with ignores applied; None when either did not
+    /// compile.
+    pub fn changes(&self, old: usize, new: usize) -> Option<Vec<Change>> {
+        let (a, b) = (self.schema(old)?, self.schema(new)?);
+        let mut changes = raw_changes(a, b, self.root.as_deref());
+        self.mark(&mut changes, old, new);
+        Some(changes)
+    }
+
+    /// Applies ignores, and marks the changes in files that did not compile on either side.
+    fn mark(&self, changes: &mut [Change], old: usize, new: usize) {
+        if let Some(schema) = self.schema(new) {
+            self.ignores.apply(changes, schema);
+        }
+        for i in [new, old] {
+            let Some(failed) = self.failed_files.get(i).filter(|f| !f.is_empty()) else {
+                continue;
+            };
+            let name = &self.versions[i].version.name;
+            for c in changes.iter_mut().filter(|c| c.ignored.is_none()) {
+                if let Some(f) = change_files(c).into_iter().find(|f| failed.contains(*f)) {
+                    c.ignored = Some(format!("not judged: {f} did not compile in {name}"));
+                }
+            }
+        }
+    }
+
+    /// The changes between the contents of `old` and `new`, computed once per pair of
+    /// contents (locations may come from versions with the same content); ignores applied
+    /// with `new`'s inline directives.
+    pub fn verdict_changes(&self, old: usize, new: usize) -> Option<Arc<Vec<Change>>> {
+        let (ca, cb) = (*self.canon.get(old)?, *self.canon.get(new)?);
+        self.schema(new)?;
+        let raw = self.cached(ca, cb)?;
+        let plain = |i: usize| {
+            !self.directives.get(i).copied().unwrap_or(false)
+                && self.failed_files.get(i).is_none_or(BTreeSet::is_empty)
+        };
+        if self.ignores.is_empty() && plain(new) && plain(old) {
+            return Some(raw);
+        }
+        let mut changes = (*raw).clone();
+        self.mark(&mut changes, old, new);
+        Some(Arc::new(changes))
+    }
+
+    fn cached(&self, a: usize, b: usize) -> Option<Arc<Vec<Change>>> {
+        if let Some(c) = self.lock().get(&(a, b)) {
+            return Some(c.clone());
+        }
+        let changes = Arc::new(raw_changes(
+            self.schema(a)?,
+            self.schema(b)?,
+            self.root.as_deref(),
+        ));
+        self.lock().insert((a, b), changes.clone());
+        Some(changes)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, PairCache> {
+        // A panic in another thread cannot leave the map half-written: inserts are whole.
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Computes the given pairs (by content) on every core, so that later lookups are hits.
+    pub fn prefetch(&self, pairs: &[(usize, usize)]) {
+        let mut todo: Vec<(usize, usize)> = pairs
+            .iter()
+            .filter_map(|&(a, b)| Some((*self.canon.get(a)?, *self.canon.get(b)?)))
+            .filter(|&(a, b)| a != b && self.schema(a).is_some() && self.schema(b).is_some())
+            .collect();
+        todo.sort_unstable();
+        todo.dedup();
+        {
+            let cache = self.lock();
+            todo.retain(|p| !cache.contains_key(p));
+        }
+        let threads = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .min(todo.len());
+        if threads <= 1 {
+            for (a, b) in todo {
+                self.cached(a, b);
+            }
+            return;
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&(a, b)) = todo.get(i) else { break };
+                        self.cached(a, b);
+                    }
+                });
+            }
+        });
+    }
+}
+
+/// The files a change is located in (its locations, and the element of a file rule).
+pub fn change_files(c: &Change) -> Vec<&str> {
+    [&c.new_location, &c.old_location]
+        .into_iter()
+        .flatten()
+        .filter_map(|l| l.rsplit_once(':').map(|(f, _)| f))
+        .chain(c.rule.starts_with("FILE_").then_some(c.element.as_str()))
+        .collect()
+}
+
+/// `rules::check` in the given scope; a root that neither version has yields nothing.
+fn raw_changes(old: &Schema, new: &Schema, root: Option<&str>) -> Vec<Change> {
+    match root {
+        None => rules::check(&pair_whole(&old.content, &new.content), old, new),
+        Some(r) => {
+            let has = |s: &Schema| {
+                s.content.messages.contains_key(r) || s.content.services.contains_key(r)
+            };
+            if !has(old) && !has(new) {
+                return Vec::new();
+            }
+            rules::check(&pair_from_root(&old.content, &new.content, r), old, new)
+        }
+    }
+}
+
+/// Changes counted by their worst cell (ignored changes apart).
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+pub struct Counts {
+    pub breaking: usize,
+    pub lossy: usize,
+    pub hazard: usize,
+    pub safe: usize,
+    pub ignored: usize,
+}
+
+impl Counts {
+    pub fn of(changes: &[Change]) -> Counts {
+        let mut c = Counts::default();
+        for ch in changes {
+            if ch.ignored.is_some() {
+                c.ignored += 1;
+                continue;
+            }
+            match ch.verdict.worst() {
+                Severity::Breaking => c.breaking += 1,
+                Severity::Lossy => c.lossy += 1,
+                Severity::Hazard => c.hazard += 1,
+                Severity::Safe => c.safe += 1,
+            }
+        }
+        c
+    }
+
+    pub fn total(&self) -> usize {
+        self.breaking + self.lossy + self.hazard + self.safe
+    }
+}
+
+/// Everything known about one version, judged against its previous relevant version.
+#[derive(Debug, Clone)]
+pub struct VersionReport {
+    /// Index of the version it is compared with.
+    pub previous: Option<usize>,
+    /// The changes from `previous` to this version (None: not compared).
+    pub changes: Option<Arc<Vec<Change>>>,
+    pub counts: Counts,
+    pub semver: SemverCheck,
+    pub policy: Option<PolicyResult>,
+    /// Indices into [`Analysis::hazards`] of the hazards that show in this version.
+    pub hazards: Vec<usize>,
+    /// buffrs package rules broken by this version (when it has a `Proto.toml`).
+    pub package: Vec<buffrs::PackageViolation>,
+}
+
+/// A whole history, judged.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// The root's full name, when the scope is "reached from a root".
+    pub root: Option<String>,
+    pub versions: Vec<VersionReport>,
+    pub hazards: Vec<Hazard>,
+}
+
+/// Judges every version of `project` with `settings`.
+pub fn analyze(project: &Project, settings: &Settings) -> Result<Analysis, PolicyError> {
+    let root = match &settings.root {
+        Some(r) => Some(resolve_root_in(project, r)?),
+        None => None,
+    };
+    let cmp = Comparer::new(project, root.clone(), settings.ignores.clone());
+    analyze_with(&cmp, settings)
+}
+
+/// [`analyze`] with a comparer made before (the UI keeps it for pairs the user picks).
+pub fn analyze_with(cmp: &Comparer<'_>, settings: &Settings) -> Result<Analysis, PolicyError> {
+    let versions = cmp.versions();
+    if let Some(p) = &settings.policy {
+        p.check_versions(versions)?;
+    }
+    let previous: Vec<Option<usize>> = (0..versions.len())
+        .map(|i| semver::previous_to_compare(versions, i))
+        .collect();
+    let adjacent: Vec<(usize, usize)> = previous
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.map(|p| (p, i)))
+        .collect();
+    cmp.prefetch(&adjacent);
+    let hazards = hazards::find(versions, cmp.root());
+    let mut reports: Vec<VersionReport> = (0..versions.len())
+        .map(|i| {
+            let prev = previous[i];
+            let changes = prev.and_then(|p| cmp.changes(p, i)).map(Arc::new);
+            let semver = semver::check(
+                versions,
+                i,
+                prev,
+                changes.as_deref().map(Vec::as_slice),
+                settings.pre1,
+            );
+            VersionReport {
+                previous: prev,
+                counts: changes
+                    .as_deref()
+                    .map(|c| Counts::of(c))
+                    .unwrap_or_default(),
+                changes,
+                semver,
+                policy: None,
+                hazards: hazards
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, h)| h.at == i)
+                    .map(|(k, _)| k)
+                    .collect(),
+                package: versions[i]
+                    .version
+                    .manifest
+                    .as_deref()
+                    .map(|m| buffrs::check_text(m, &versions[i]))
+                    .unwrap_or_default(),
+            }
+        })
+        .collect();
+    if let Some(policy) = &settings.policy {
+        let results =
+            registry::evaluate_all(cmp, policy, settings.level, settings.strict, &previous);
+        for (r, res) in reports.iter_mut().zip(results) {
+            r.policy = Some(res);
+        }
+    }
+    Ok(Analysis {
+        root: cmp.root().map(str::to_string),
+        versions: reports,
+        hazards,
+    })
+}

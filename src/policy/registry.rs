@@ -1,0 +1,551 @@
+//! Registry compatibility policies (seed 003), evaluated over the ordered history at the wire
+//! or JSON level: for each version, pass or fail, the version it fails against and the first
+//! violating change. See docs/policies.md for the semantics and a worked example.
+//!
+//! *Backward*: the new schema reads data written with an older one (the verdict's `backward`
+//! cell of the pair older -> newer). *Forward*: an older schema reads data written with the
+//! new one (the `forward` cell). A `breaking` cell fails; `hazard` and `lossy` cells warn, and
+//! fail under `strict`. Ignored changes count for nothing.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+use crate::history::VersionKind;
+use crate::load::Loaded;
+use crate::rules::{Change, Severity};
+use crate::schema::Status;
+
+use super::{Comparer, PolicyError};
+
+/// A compatibility policy. `TILL` versions are version names of the history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Policy {
+    AllowAny,
+    DenyAll,
+    Backward,
+    BackwardTransitive,
+    BackwardTill(String),
+    Forward,
+    ForwardTransitive,
+    ForwardTill(String),
+    BackwardTillAndForwardTill(String, String),
+    Full,
+    FullTransitive,
+}
+
+impl Policy {
+    /// Every policy that needs no version argument, in the order the docs list them.
+    pub const PLAIN: [Policy; 8] = [
+        Policy::AllowAny,
+        Policy::DenyAll,
+        Policy::Backward,
+        Policy::BackwardTransitive,
+        Policy::Forward,
+        Policy::ForwardTransitive,
+        Policy::Full,
+        Policy::FullTransitive,
+    ];
+
+    /// The `TILL` versions it names.
+    fn tills(&self) -> Vec<&str> {
+        match self {
+            Policy::BackwardTill(x) | Policy::ForwardTill(x) => vec![x],
+            Policy::BackwardTillAndForwardTill(x, y) => vec![x, y],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every `TILL` version must be in the history.
+    pub fn check_versions(&self, versions: &[Loaded]) -> Result<(), PolicyError> {
+        for t in self.tills() {
+            if find(versions, t).is_none() {
+                return Err(PolicyError::UnknownTill {
+                    policy: self.to_string(),
+                    version: t.to_string(),
+                    names: versions
+                        .iter()
+                        .rev()
+                        .take(3)
+                        .map(|v| v.version.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+fn find(versions: &[Loaded], name: &str) -> Option<usize> {
+    versions
+        .iter()
+        .position(|v| v.version.name == name)
+        .or_else(|| {
+            versions.iter().position(|v| {
+                v.version.name.strip_prefix('v') == Some(name)
+                    || v.version
+                        .semver
+                        .as_ref()
+                        .is_some_and(|s| s.to_string() == name)
+            })
+        })
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Policy::AllowAny => f.write_str("ALLOW_ANY"),
+            Policy::DenyAll => f.write_str("DENY_ALL"),
+            Policy::Backward => f.write_str("BACKWARD"),
+            Policy::BackwardTransitive => f.write_str("BACKWARD_TRANSITIVE"),
+            Policy::BackwardTill(x) => write!(f, "BACKWARD_TILL({x})"),
+            Policy::Forward => f.write_str("FORWARD"),
+            Policy::ForwardTransitive => f.write_str("FORWARD_TRANSITIVE"),
+            Policy::ForwardTill(x) => write!(f, "FORWARD_TILL({x})"),
+            Policy::BackwardTillAndForwardTill(x, y) => {
+                write!(f, "BACKWARD_TILL({x})_AND_FORWARD_TILL({y})")
+            }
+            Policy::Full => f.write_str("FULL"),
+            Policy::FullTransitive => f.write_str("FULL_TRANSITIVE"),
+        }
+    }
+}
+
+const POLICY_HELP: &str = "ALLOW_ANY, DENY_ALL, BACKWARD, BACKWARD_TRANSITIVE, BACKWARD_TILL(v), FORWARD, FORWARD_TRANSITIVE, FORWARD_TILL(v), BACKWARD_TILL(x)_AND_FORWARD_TILL(y), FULL, FULL_TRANSITIVE";
+
+impl FromStr for Policy {
+    type Err = String;
+
+    /// Names in any case (`-` for `_` too); `TILL` arguments keep their spelling.
+    fn from_str(s: &str) -> Result<Policy, String> {
+        let t = s.trim();
+        let bad = || format!("`{t}` is not a policy; policies are {POLICY_HELP}");
+        let (name, arg, rest) = call(t).ok_or_else(bad)?;
+        let policy = match (name.as_str(), arg) {
+            ("ALLOW_ANY", None) => Policy::AllowAny,
+            ("DENY_ALL", None) => Policy::DenyAll,
+            ("BACKWARD", None) => Policy::Backward,
+            ("BACKWARD_TRANSITIVE", None) => Policy::BackwardTransitive,
+            ("FORWARD", None) => Policy::Forward,
+            ("FORWARD_TRANSITIVE", None) => Policy::ForwardTransitive,
+            ("FULL", None) => Policy::Full,
+            ("FULL_TRANSITIVE", None) => Policy::FullTransitive,
+            ("BACKWARD_TILL", Some(x)) if rest.is_empty() => Policy::BackwardTill(x),
+            ("FORWARD_TILL", Some(x)) if rest.is_empty() => Policy::ForwardTill(x),
+            ("BACKWARD_TILL", Some(x)) => {
+                let and = rest.get(..5).filter(|a| a.eq_ignore_ascii_case("_AND_"));
+                let (name2, arg2, rest2) = and.and_then(|_| call(&rest[5..])).ok_or_else(bad)?;
+                match (name2.as_str(), arg2) {
+                    ("FORWARD_TILL", Some(y)) if rest2.is_empty() => {
+                        Policy::BackwardTillAndForwardTill(x, y)
+                    }
+                    _ => return Err(bad()),
+                }
+            }
+            _ => return Err(bad()),
+        };
+        if rest.is_empty() || matches!(policy, Policy::BackwardTillAndForwardTill(..)) {
+            Ok(policy)
+        } else {
+            Err(bad())
+        }
+    }
+}
+
+/// Splits `NAME` or `NAME(arg)rest` into the upper-cased name, the argument and the rest.
+fn call(t: &str) -> Option<(String, Option<String>, &str)> {
+    let name = |n: &str| n.trim().to_ascii_uppercase().replace('-', "_");
+    match t.find('(') {
+        None => Some((name(t), None, "")),
+        Some(open) => {
+            let close = open + t[open..].find(')')?;
+            let arg = t[open + 1..close].trim();
+            (!arg.is_empty()).then(|| (name(&t[..open]), Some(arg.to_string()), &t[close + 1..]))
+        }
+    }
+}
+
+/// The level a policy is evaluated at.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    #[default]
+    Wire,
+    Json,
+}
+
+impl Level {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Wire => "wire",
+            Level::Json => "json",
+        }
+    }
+}
+
+impl FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Level, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "wire" => Ok(Level::Wire),
+            "json" => Ok(Level::Json),
+            _ => Err(format!("`{s}` is not a level: use `wire` or `json`")),
+        }
+    }
+}
+
+/// Which way data flows in a violation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// The new schema reads data written with the older one.
+    Backward,
+    /// The older schema reads data written with the new one.
+    Forward,
+    /// DENY_ALL: any change at all.
+    Any,
+}
+
+impl Direction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Direction::Backward => "backward",
+            Direction::Forward => "forward",
+            Direction::Any => "any",
+        }
+    }
+}
+
+/// One change that a policy objects to, and against which version.
+#[derive(Debug, Clone, Serialize)]
+pub struct Violation {
+    pub against: String,
+    pub direction: Direction,
+    pub severity: Severity,
+    pub change: Change,
+}
+
+/// A policy's verdict on one version.
+#[derive(Debug, Clone, Serialize)]
+pub struct PolicyResult {
+    pub name: String,
+    pub level: Level,
+    pub pass: bool,
+    /// The nearest version it fails against.
+    pub against: Option<String>,
+    /// The worst change that fails it against `against`.
+    pub first_violation: Option<Violation>,
+    /// Every version it fails against, nearest first.
+    pub failed_against: Vec<String>,
+    /// Versions it was checked against, nearest first.
+    pub checked: Vec<String>,
+    /// Distinct hazard or lossy changes (by rule and element) that warn (fail under strict).
+    pub warnings: usize,
+    pub first_warning: Option<Violation>,
+    /// Why there was nothing (or not everything) to check.
+    pub note: Option<String>,
+}
+
+impl PolicyResult {
+    fn new(policy: &Policy, level: Level) -> PolicyResult {
+        PolicyResult {
+            name: policy.to_string(),
+            level,
+            pass: true,
+            against: None,
+            first_violation: None,
+            failed_against: Vec::new(),
+            checked: Vec::new(),
+            warnings: 0,
+            first_warning: None,
+            note: None,
+        }
+    }
+}
+
+/// What a version is checked against: (version, backward?, forward?), nearest first.
+pub fn requirements(
+    policy: &Policy,
+    versions: &[Loaded],
+    prev: Option<usize>,
+    earlier: &[usize],
+) -> Vec<(usize, bool, bool)> {
+    let all = |b: bool, f: bool| -> Vec<(usize, bool, bool)> {
+        earlier.iter().rev().map(|&j| (j, b, f)).collect()
+    };
+    let one = |b: bool, f: bool| -> Vec<(usize, bool, bool)> {
+        prev.map(|j| vec![(j, b, f)]).unwrap_or_default()
+    };
+    let window = |x: &str| -> Vec<usize> {
+        let start = find(versions, x).unwrap_or(usize::MAX);
+        earlier
+            .iter()
+            .rev()
+            .copied()
+            .filter(|&j| j >= start)
+            .collect()
+    };
+    match policy {
+        Policy::AllowAny => Vec::new(),
+        Policy::DenyAll => one(true, true),
+        Policy::Backward => one(true, false),
+        Policy::Forward => one(false, true),
+        Policy::Full => one(true, true),
+        Policy::BackwardTransitive => all(true, false),
+        Policy::ForwardTransitive => all(false, true),
+        Policy::FullTransitive => all(true, true),
+        Policy::BackwardTill(x) => window(x).into_iter().map(|j| (j, true, false)).collect(),
+        Policy::ForwardTill(x) => window(x).into_iter().map(|j| (j, false, true)).collect(),
+        Policy::BackwardTillAndForwardTill(x, y) => {
+            let (b, f) = (window(x), window(y));
+            let mut js: Vec<usize> = b.iter().chain(&f).copied().collect();
+            js.sort_unstable_by(|a, b| b.cmp(a));
+            js.dedup();
+            js.into_iter()
+                .map(|j| (j, b.contains(&j), f.contains(&j)))
+                .collect()
+        }
+    }
+}
+
+/// The tagged versions before `i` in history order that compiled: what a transitive policy
+/// checks `i` against.
+pub fn earlier_tags(versions: &[Loaded], i: usize) -> Vec<usize> {
+    (0..i.min(versions.len()))
+        .filter(|&j| {
+            versions[j].version.kind == VersionKind::Tag
+                && versions[j].compiled.status != Status::Failed
+        })
+        .collect()
+}
+
+fn cell(change: &Change, level: Level, backward: bool) -> Severity {
+    let d = match level {
+        Level::Wire => change.verdict.wire,
+        Level::Json => change.verdict.json,
+    };
+    if backward { d.backward } else { d.forward }
+}
+
+/// Evaluates `policy` for version `subject`, whose previous relevant version is `prev` and
+/// which comes after `earlier` (history order).
+pub fn evaluate(
+    cmp: &Comparer<'_>,
+    policy: &Policy,
+    level: Level,
+    strict: bool,
+    subject: usize,
+    prev: Option<usize>,
+    earlier: &[usize],
+) -> PolicyResult {
+    let versions = cmp.versions();
+    let mut out = PolicyResult::new(policy, level);
+    if cmp.schema(subject).is_none() {
+        out.pass = false;
+        out.note = Some("did not compile".into());
+        return out;
+    }
+    let reqs = requirements(policy, versions, prev, earlier);
+    if reqs.is_empty() {
+        out.note = Some(match policy {
+            Policy::AllowAny => "any change is allowed".into(),
+            Policy::BackwardTill(_)
+            | Policy::ForwardTill(_)
+            | Policy::BackwardTillAndForwardTill(..) => {
+                "no earlier version in the policy's window".into()
+            }
+            _ => "no earlier version to check against".into(),
+        });
+        return out;
+    }
+    let mut warned = BTreeSet::new();
+    for (j, backward, forward) in reqs {
+        let name = &versions[j].version.name;
+        let Some(changes) = cmp.verdict_changes(j, subject) else {
+            continue;
+        };
+        out.checked.push(name.clone());
+        let mut failed = None;
+        for c in changes.iter().filter(|c| c.ignored.is_none()) {
+            let worst = if matches!(policy, Policy::DenyAll) {
+                (c.rule != "COMMENT_CHANGED").then_some((Direction::Any, Severity::Breaking))
+            } else {
+                [
+                    (backward, Direction::Backward),
+                    (forward, Direction::Forward),
+                ]
+                .into_iter()
+                .filter(|(on, _)| *on)
+                .map(|(_, d)| (d, cell(c, level, d == Direction::Backward)))
+                .max_by_key(|(_, s)| *s)
+                .filter(|(_, s)| *s > Severity::Safe)
+            };
+            let Some((dir, sev)) = worst else { continue };
+            if sev == Severity::Breaking || strict {
+                failed = Some(sev);
+            } else if warned.insert((c.rule, c.element.clone())) {
+                out.warnings += 1;
+                if out.first_warning.is_none() {
+                    out.first_warning = Some(Violation {
+                        against: name.clone(),
+                        direction: dir,
+                        severity: sev,
+                        change: c.clone(),
+                    });
+                }
+            }
+        }
+        if failed.is_some() {
+            if out.pass {
+                out.pass = false;
+                out.against = Some(name.clone());
+                out.first_violation =
+                    violations_against(cmp, policy, level, strict, j, subject, backward, forward)
+                        .0
+                        .into_iter()
+                        .next();
+            }
+            out.failed_against.push(name.clone());
+        }
+    }
+    out
+}
+
+/// Every change of the actual pair `old` -> `new` that the policy objects to: (failures,
+/// warnings). Warnings are hazard and lossy cells when not `strict`.
+#[allow(clippy::too_many_arguments)]
+pub fn violations_against(
+    cmp: &Comparer<'_>,
+    policy: &Policy,
+    level: Level,
+    strict: bool,
+    old: usize,
+    new: usize,
+    backward: bool,
+    forward: bool,
+) -> (Vec<Violation>, Vec<Violation>) {
+    let against = cmp
+        .versions()
+        .get(old)
+        .map(|v| v.version.name.clone())
+        .unwrap_or_default();
+    let (mut fails, mut warns) = (Vec::new(), Vec::new());
+    for c in cmp.changes(old, new).unwrap_or_default() {
+        if c.ignored.is_some() {
+            continue;
+        }
+        let judged = if matches!(policy, Policy::DenyAll) {
+            (c.rule != "COMMENT_CHANGED").then_some((Direction::Any, Severity::Breaking))
+        } else {
+            [
+                (backward, Direction::Backward),
+                (forward, Direction::Forward),
+            ]
+            .into_iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, d)| (d, cell(&c, level, d == Direction::Backward)))
+            .max_by_key(|(_, s)| *s)
+            .filter(|(_, s)| *s > Severity::Safe)
+        };
+        let Some((direction, severity)) = judged else {
+            continue;
+        };
+        let v = Violation {
+            against: against.clone(),
+            direction,
+            severity,
+            change: c,
+        };
+        if severity == Severity::Breaking || strict {
+            fails.push(v);
+        } else {
+            warns.push(v);
+        }
+    }
+    (fails, warns)
+}
+
+/// Evaluates `policy` for every version of the history; `previous[i]` is the version `i`
+/// is compared with.
+pub fn evaluate_all(
+    cmp: &Comparer<'_>,
+    policy: &Policy,
+    level: Level,
+    strict: bool,
+    previous: &[Option<usize>],
+) -> Vec<PolicyResult> {
+    let versions = cmp.versions();
+    let earlier: Vec<Vec<usize>> = (0..versions.len())
+        .map(|i| earlier_tags(versions, i))
+        .collect();
+    let pairs: Vec<(usize, usize)> = (0..versions.len())
+        .flat_map(|i| {
+            requirements(
+                policy,
+                versions,
+                previous.get(i).copied().flatten(),
+                &earlier[i],
+            )
+            .into_iter()
+            .map(move |(j, _, _)| (j, i))
+        })
+        .collect();
+    cmp.prefetch(&pairs);
+    (0..versions.len())
+        .map(|i| {
+            evaluate(
+                cmp,
+                policy,
+                level,
+                strict,
+                i,
+                previous.get(i).copied().flatten(),
+                &earlier[i],
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn policies_parse_and_print() {
+        for p in Policy::PLAIN {
+            assert_eq!(p.to_string().parse::<Policy>(), Ok(p.clone()));
+            assert_eq!(p.to_string().to_lowercase().parse::<Policy>(), Ok(p));
+        }
+        assert_eq!(
+            "BACKWARD_TILL(v1.0.0)".parse::<Policy>(),
+            Ok(Policy::BackwardTill("v1.0.0".into()))
+        );
+        assert_eq!(
+            "forward_till(V2-rc)".parse::<Policy>(),
+            Ok(Policy::ForwardTill("V2-rc".into()))
+        );
+        assert_eq!(
+            "BACKWARD_TILL(v1.0.0)_AND_FORWARD_TILL(v1.1.0)".parse::<Policy>(),
+            Ok(Policy::BackwardTillAndForwardTill(
+                "v1.0.0".into(),
+                "v1.1.0".into()
+            ))
+        );
+        let p = Policy::BackwardTillAndForwardTill("a".into(), "b".into());
+        assert_eq!(p.to_string().parse::<Policy>(), Ok(p));
+        for bad in [
+            "BACKWARDS",
+            "BACKWARD_TILL()",
+            "BACKWARD_TILL(v1",
+            "BACKWARD_TILL(v1)_OR_FORWARD_TILL(v2)",
+            "BACKWARD_TILL(v1)_AND_FORWARD_TILL(v2)x",
+            "",
+        ] {
+            let err = bad.parse::<Policy>().unwrap_err();
+            assert!(err.contains("FULL_TRANSITIVE"), "{bad}: {err}");
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! The semver check (seed 002): every version against its previous relevant version — the
+//! actual bump of the version number beside the bump its changes require.
+//!
+//! The previous relevant version of a release is the greatest *release* below it: drop every
+//! version greater than it, take the greatest remaining (so `v2.0.6` tagged after `v3.0.0`
+//! compares with `v2.0.5`). A pre-release compares with its predecessor, release or not
+//! (`v2.0.0-rc.2` with `v2.0.0-rc.1`); `v2.0.0` itself compares with the last release before
+//! it, since that is what its users upgrade from. Below 1.0.0, Cargo's convention applies by
+//! default: in `0.x` a minor bump may break and a patch bump may add; in `0.0.x` any bump may
+//! break. [`Pre1::Strict`] reads `0.x` like any other major version.
+
+use serde::Serialize;
+
+use crate::history::VersionKind;
+use crate::load::Loaded;
+use crate::rules::{Bump, Change, required_bump};
+use crate::schema::Status;
+
+/// How versions below 1.0.0 are read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Pre1 {
+    /// Cargo's: `0.x.y` -> `0.(x+1).0` may break, `0.x.y` -> `0.x.(y+1)` may add; in
+    /// `0.0.z` every bump may break.
+    #[default]
+    Cargo,
+    /// Plain semver: below 1.0.0 as above it (a break needs a major bump, to 1.0.0).
+    Strict,
+}
+
+impl std::str::FromStr for Pre1 {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "cargo" => Ok(Pre1::Cargo),
+            "strict" => Ok(Pre1::Strict),
+            _ => Err(format!(
+                "`{s}` is not a pre-1.0 convention: use `cargo` or `strict`"
+            )),
+        }
+    }
+}
+
+/// Whether a version's bump matches what its changes require.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SemverVerdict {
+    Ok,
+    TooSmall,
+    LargerThanNeeded,
+    /// No verdict: no version number, nothing to compare with, or it did not compile.
+    None,
+}
+
+impl SemverVerdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SemverVerdict::Ok => "ok",
+            SemverVerdict::TooSmall => "too_small",
+            SemverVerdict::LargerThanNeeded => "larger_than_needed",
+            SemverVerdict::None => "none",
+        }
+    }
+}
+
+/// The semver check of one version.
+#[derive(Debug, Clone, Serialize)]
+pub struct SemverCheck {
+    /// The bump of the version number from the compared version (None: no numbers).
+    pub bump: Option<Bump>,
+    /// The bump its changes require (None: not compared).
+    pub required: Option<Bump>,
+    pub verdict: SemverVerdict,
+    /// One line: why.
+    pub reason: String,
+    /// Only comments or layout changed (or nothing at all).
+    pub unchanged: bool,
+    /// The changes that decide the verdict: those that require the largest bump.
+    pub deciding: Vec<Change>,
+}
+
+impl SemverCheck {
+    fn none(reason: impl Into<String>) -> SemverCheck {
+        SemverCheck {
+            bump: None,
+            required: None,
+            verdict: SemverVerdict::None,
+            reason: reason.into(),
+            unchanged: false,
+            deciding: Vec::new(),
+        }
+    }
+}
+
+fn compiled(v: &Loaded) -> bool {
+    v.compiled.status != Status::Failed
+}
+
+/// The previous relevant version of `i` by version numbers alone (compiled or not): see the
+/// module docs. None for a version without a number, or the first one.
+pub fn previous_relevant(versions: &[Loaded], i: usize) -> Option<usize> {
+    previous_among(versions, i, |_| true)
+}
+
+fn previous_among(versions: &[Loaded], i: usize, keep: impl Fn(&Loaded) -> bool) -> Option<usize> {
+    let cur = versions.get(i)?.version.semver.as_ref()?;
+    versions
+        .iter()
+        .enumerate()
+        .filter(|&(j, v)| j != i && keep(v) && v.version.kind == VersionKind::Tag)
+        .filter_map(|(j, v)| v.version.semver.as_ref().map(|s| (j, s)))
+        .filter(|(_, s)| s.cmp_precedence(cur).is_lt() && (s.pre.is_empty() || !cur.pre.is_empty()))
+        .max_by(|a, b| a.1.cmp_precedence(b.1).then_with(|| b.0.cmp(&a.0)))
+        .map(|(j, _)| j)
+}
+
+/// The latest release: the greatest tagged version without a pre-release part that compiled,
+/// else the greatest tagged version that compiled.
+pub fn latest_release(versions: &[Loaded]) -> Option<usize> {
+    let greatest = |release_only: bool| {
+        versions
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.version.kind == VersionKind::Tag && compiled(v))
+            .filter_map(|(j, v)| v.version.semver.as_ref().map(|s| (j, s)))
+            .filter(|(_, s)| !release_only || s.pre.is_empty())
+            .max_by(|a, b| a.1.cmp_precedence(b.1).then_with(|| b.0.cmp(&a.0)))
+            .map(|(j, _)| j)
+    };
+    greatest(true).or_else(|| greatest(false))
+}
+
+/// The version `i` is compared with: its previous relevant version that compiled (a tag
+/// without a number: the version before it; a revision or the working tree: the latest
+/// release).
+pub fn previous_to_compare(versions: &[Loaded], i: usize) -> Option<usize> {
+    let v = versions.get(i)?;
+    let before = || (0..i).rev().find(|&j| compiled(&versions[j]));
+    match (v.version.kind, &v.version.semver) {
+        (VersionKind::Tag, Some(_)) => previous_among(versions, i, compiled),
+        (VersionKind::Tag, None) => before(),
+        _ => latest_release(versions).filter(|&j| j != i).or_else(before),
+    }
+}
+
+/// The bump from one version number to the next, by the first component that grew.
+pub fn actual_bump(prev: &semver::Version, cur: &semver::Version) -> Bump {
+    if cur.major != prev.major {
+        Bump::Major
+    } else if cur.minor != prev.minor {
+        Bump::Minor
+    } else if cur.patch != prev.patch {
+        Bump::Patch
+    } else {
+        Bump::None
+    }
+}
+
+/// Version component a bump changes: 0 major, 1 minor, 2 patch, 3 none.
+fn component(b: Bump) -> u8 {
+    match b {
+        Bump::Major => 0,
+        Bump::Minor => 1,
+        Bump::Patch => 2,
+        Bump::None => 3,
+    }
+}
+
+/// The verdict for a bump from `prev` to `cur` whose changes require `required`.
+pub fn judge(
+    prev: &semver::Version,
+    cur: &semver::Version,
+    required: Bump,
+    pre1: Pre1,
+) -> (SemverVerdict, String) {
+    let actual = actual_bump(prev, cur);
+    if actual == Bump::None && !cur.pre.is_empty() {
+        return (
+            SemverVerdict::Ok,
+            "pre-releases of one version may change freely".into(),
+        );
+    }
+    let req = required.max(Bump::Patch);
+    let (needed, convention) = match (pre1, prev.major) {
+        (Pre1::Cargo, 0) if prev.minor == 0 => (2, Some("0.0.x: every bump may break")),
+        (Pre1::Cargo, 0) => (
+            (component(req) + 1).min(2),
+            Some("0.x: a minor bump may break, a patch bump may add"),
+        ),
+        _ => (component(req), None),
+    };
+    let have = component(actual);
+    let why = |s: String| match convention {
+        Some(c) if cur.major == 0 => format!("{s} ({c})"),
+        _ => s,
+    };
+    let a = actual.as_str();
+    let r = required.as_str();
+    if have > needed {
+        (
+            SemverVerdict::TooSmall,
+            why(format!("a {a} bump, but its changes require {r}")),
+        )
+    } else if have < needed {
+        if prev.major == 0 && cur.major >= 1 {
+            (
+                SemverVerdict::Ok,
+                format!("the first stable release; its changes require {r}"),
+            )
+        } else {
+            (
+                SemverVerdict::LargerThanNeeded,
+                why(format!("a {a} bump where its changes require {r}")),
+            )
+        }
+    } else {
+        (
+            SemverVerdict::Ok,
+            why(format!("a {a} bump for {r} changes")),
+        )
+    }
+}
+
+/// The semver check of version `i` against `prev`, given the changes between them.
+pub fn check(
+    versions: &[Loaded],
+    i: usize,
+    prev: Option<usize>,
+    changes: Option<&[Change]>,
+    pre1: Pre1,
+) -> SemverCheck {
+    let Some(v) = versions.get(i) else {
+        return SemverCheck::none("no such version");
+    };
+    if !compiled(v) {
+        return SemverCheck::none("did not compile");
+    }
+    let Some(p) = prev.and_then(|p| versions.get(p)) else {
+        return SemverCheck::none(if previous_relevant(versions, i).is_some() {
+            "no earlier version compiled"
+        } else {
+            "first version"
+        });
+    };
+    let Some(changes) = changes else {
+        return SemverCheck::none(format!("not compared with {}", p.version.name));
+    };
+    let required = required_bump(changes);
+    let unchanged = changes
+        .iter()
+        .filter(|c| c.ignored.is_none())
+        .all(|c| c.rule == "COMMENT_CHANGED");
+    let deciding: Vec<Change> = changes
+        .iter()
+        .filter(|c| c.ignored.is_none() && c.bump == required && required > Bump::Patch)
+        .cloned()
+        .collect();
+    let mut out = SemverCheck {
+        bump: None,
+        required: Some(required),
+        verdict: SemverVerdict::None,
+        reason: String::new(),
+        unchanged,
+        deciding,
+    };
+    let skipped = match (previous_relevant(versions, i), prev) {
+        (Some(r), Some(q)) if r != q => format!(
+            "; {} did not compile, so compared with {}",
+            versions[r].version.name, p.version.name
+        ),
+        _ => String::new(),
+    };
+    match (&p.version.semver, &v.version.semver) {
+        (Some(a), Some(b)) if v.version.kind == VersionKind::Tag => {
+            let (verdict, reason) = judge(a, b, required, pre1);
+            out.bump = Some(actual_bump(a, b));
+            out.verdict = verdict;
+            out.reason = if unchanged {
+                format!("schema unchanged since {}; {reason}", p.version.name)
+            } else {
+                reason
+            };
+        }
+        _ => {
+            out.reason = format!(
+                "no version number to check; its changes since {} require {}",
+                p.version.name,
+                required.as_str()
+            );
+        }
+    }
+    out.reason.push_str(&skipped);
+    let ignored = changes.iter().filter(|c| c.ignored.is_some()).count();
+    if ignored > 0 {
+        out.reason.push_str(&format!(
+            "; {ignored} change{} ignored or not judged",
+            if ignored == 1 { "" } else { "s" }
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(s: &str) -> semver::Version {
+        semver::Version::parse(s).unwrap()
+    }
+
+    fn j(a: &str, b: &str, r: Bump, p: Pre1) -> SemverVerdict {
+        judge(&v(a), &v(b), r, p).0
+    }
+
+    #[test]
+    fn bumps_follow_the_first_component_that_grew() {
+        assert_eq!(actual_bump(&v("3.5.12"), &v("3.5.13")), Bump::Patch);
+        assert_eq!(actual_bump(&v("3.5.12"), &v("3.6.0")), Bump::Minor);
+        assert_eq!(actual_bump(&v("3.5.12"), &v("4.0.0")), Bump::Major);
+        assert_eq!(actual_bump(&v("1.0.0-rc.1"), &v("1.0.0-rc.2")), Bump::None);
+    }
+
+    #[test]
+    fn verdicts_above_one() {
+        use SemverVerdict::*;
+        assert_eq!(j("1.0.0", "1.1.0", Bump::Major, Pre1::Cargo), TooSmall);
+        assert_eq!(j("1.0.0", "2.0.0", Bump::Major, Pre1::Cargo), Ok);
+        assert_eq!(j("1.0.0", "1.0.1", Bump::Minor, Pre1::Cargo), TooSmall);
+        assert_eq!(j("1.0.0", "1.1.0", Bump::Minor, Pre1::Cargo), Ok);
+        assert_eq!(
+            j("1.0.0", "2.0.0", Bump::Minor, Pre1::Cargo),
+            LargerThanNeeded
+        );
+        // Nothing or only comments changed: any bump will do, a patch is not too large.
+        assert_eq!(j("1.0.0", "1.0.1", Bump::None, Pre1::Cargo), Ok);
+        assert_eq!(j("1.0.0", "1.0.1", Bump::Patch, Pre1::Cargo), Ok);
+        assert_eq!(
+            j("1.0.0", "1.1.0", Bump::Patch, Pre1::Cargo),
+            LargerThanNeeded
+        );
+    }
+
+    #[test]
+    fn below_one_cargo_and_strict() {
+        use SemverVerdict::*;
+        // 0.x: a minor bump may break, a patch bump may add.
+        assert_eq!(j("0.2.0", "0.3.0", Bump::Major, Pre1::Cargo), Ok);
+        assert_eq!(j("0.2.0", "0.2.1", Bump::Major, Pre1::Cargo), TooSmall);
+        assert_eq!(j("0.2.0", "0.2.1", Bump::Minor, Pre1::Cargo), Ok);
+        assert_eq!(j("0.2.0", "0.2.1", Bump::Patch, Pre1::Cargo), Ok);
+        assert_eq!(
+            j("0.2.0", "0.3.0", Bump::Minor, Pre1::Cargo),
+            LargerThanNeeded
+        );
+        // 0.0.x: any bump may break.
+        assert_eq!(j("0.0.1", "0.0.2", Bump::Major, Pre1::Cargo), Ok);
+        // Strict: 0.x is a major version like any other.
+        assert_eq!(j("0.2.0", "0.3.0", Bump::Major, Pre1::Strict), TooSmall);
+        assert_eq!(j("0.2.0", "0.3.0", Bump::Minor, Pre1::Strict), Ok);
+        assert_eq!(j("0.0.1", "0.0.2", Bump::Major, Pre1::Strict), TooSmall);
+        // The first stable release is never "larger than needed".
+        assert_eq!(j("0.9.0", "1.0.0", Bump::Patch, Pre1::Cargo), Ok);
+        assert_eq!(j("0.9.0", "1.0.0", Bump::Patch, Pre1::Strict), Ok);
+    }
+
+    #[test]
+    fn prereleases_iterate_freely_but_not_across_versions() {
+        use SemverVerdict::*;
+        assert_eq!(j("2.0.0-rc.1", "2.0.0-rc.2", Bump::Major, Pre1::Cargo), Ok);
+        assert_eq!(j("1.4.0", "1.5.0-rc.1", Bump::Major, Pre1::Cargo), TooSmall);
+        assert_eq!(j("1.4.0", "2.0.0-rc.1", Bump::Major, Pre1::Cargo), Ok);
+    }
+}

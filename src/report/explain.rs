@@ -1,0 +1,120 @@
+//! `protolapse explain`: a rule's page, then what the engine computes on the rule's own
+//! fixture pair (declarations, the wire/JSON x backward/forward grid, source, bump, message),
+//! then the rule's line in the table. `explain --list`: every rule with its summary.
+
+use crate::rules::examples::{self, Example};
+use crate::rules::{self, Change, Directions, RULES, Source};
+use crate::sanitize;
+
+fn source(s: Source) -> &'static str {
+    match s {
+        Source::Safe => "safe",
+        Source::Breaking => "breaking",
+    }
+}
+
+fn row(out: &mut String, level: &str, d: Directions) {
+    out.push_str(&format!(
+        "  {level:<8}{:<10}{}\n",
+        d.backward.as_str(),
+        d.forward.as_str()
+    ));
+}
+
+/// One change of the example: where, old -> new, the grid, the message.
+fn change(out: &mut String, c: &Change) {
+    let number = c
+        .number
+        .map(|n| format!(" (number {n})"))
+        .unwrap_or_default();
+    out.push_str(&format!("{}{number}\n", sanitize::line(&c.element)));
+    let decl = |d: &Option<String>| d.as_deref().map_or("(none)".to_string(), sanitize::line);
+    let (old, new) = (decl(&c.old), decl(&c.new));
+    let w = old.chars().count().max(new.chars().count());
+    for (label, text, loc) in [("old", old, &c.old_location), ("new", new, &c.new_location)] {
+        let loc = loc.as_deref().map(sanitize::line).unwrap_or_default();
+        let line = format!("  {label}  {text:<w$}  {loc}");
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push_str("\n          backward  forward\n");
+    row(out, "wire", c.verdict.wire);
+    row(out, "json", c.verdict.json);
+    out.push_str(&format!(
+        "  source  {}\n  bump    {}\n  {}\n",
+        source(c.verdict.source),
+        c.bump.as_str(),
+        sanitize::line(&c.message)
+    ));
+}
+
+/// The computed section for a rule's example.
+pub fn example_text(e: &Example) -> String {
+    let files = |f: &examples::Files| {
+        f.iter()
+            .map(|(p, _)| sanitize::line(p))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = format!(
+        "## What protolapse computes for this example\n\n\
+         Checked now, on the fixture pair tests/fixtures/rules/{id}/\n\
+         (old: {}; new: {}). backward: the new schema reads data\n\
+         written with the old one; forward: the old schema reads data written with the new.\n",
+        files(&e.old_files),
+        files(&e.new_files),
+        id = e.rule.id,
+    );
+    for c in &e.changes {
+        out.push('\n');
+        change(&mut out, c);
+    }
+    if !e.also.is_empty() {
+        out.push_str(&format!(
+            "\nThe pair also reports: {}.\n",
+            e.also.join(", ")
+        ));
+    }
+    out
+}
+
+/// The whole `explain RULE` text: the page, the computed example, the table line. `None` for
+/// an unknown rule. A fixture that fails to compute is reported in place of the example.
+pub fn explain(id: &str) -> Option<String> {
+    let (rule, page) = (rules::rule(id)?, rules::page(id)?);
+    let example = match examples::example(rule.id) {
+        Ok(e) => example_text(&e),
+        Err(err) => format!(
+            "## What protolapse computes for this example\n\n(not available: {})\n",
+            sanitize::line(&err.to_string())
+        ),
+    };
+    let buf = if rule.buf.is_empty() {
+        "none"
+    } else {
+        rule.buf
+    };
+    Some(format!(
+        "{page}\n{example}\n(rule {}: {}; nearest buf rule: {buf})\n",
+        rule.id, rule.summary
+    ))
+}
+
+/// `explain --list`: each rule, the worst verdict its example gets, and its summary.
+pub fn list() -> String {
+    let w = RULES.iter().map(|r| r.id.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (r, e) in RULES.iter().zip(examples::all()) {
+        let worst = match &e {
+            Ok(e) => e
+                .changes
+                .iter()
+                .map(|c| c.verdict.worst())
+                .max()
+                .map_or("?", |s| s.as_str()),
+            Err(_) => "?",
+        };
+        out.push_str(&format!("{:<w$}  {worst:<8}  {}\n", r.id, r.summary));
+    }
+    out
+}
