@@ -200,7 +200,7 @@ pub fn run(cli: Cli) -> Result<i32> {
 /// Ok(false) when a check found a violation.
 fn run_command(cli: Cli) -> Result<bool> {
     match cli.command {
-        None => tui(cli.source, cli.root),
+        None => tui(cli.source, cli.root).map(|()| true),
         Some(Command::Log {
             source,
             root,

@@ -5,12 +5,12 @@ use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use protolapse::explore::compare::{Comparison, Layout, Path, Side, Sides, Step};
-use protolapse::explore::facts::{self, SemverMark};
-use protolapse::explore::lifecycle::{self, State};
+use protolapse::explore::facts;
 use protolapse::explore::names;
 use protolapse::history::demo::{Snapshot, write_repo};
 use protolapse::history::{self, HistoryOptions};
 use protolapse::load::{self, Project};
+use protolapse::policy::{Ignores, SemverVerdict, Settings};
 use protolapse::rules::{Bump, Severity};
 
 fn demo() -> &'static Project {
@@ -29,15 +29,16 @@ fn index(p: &Project, name: &str) -> usize {
 }
 
 fn side(p: &Project, i: usize) -> Side {
-    Side {
-        index: i,
-        name: p.versions[i].version.name.clone(),
-        compiled: p.versions[i].compiled.clone(),
-    }
+    Side::of(&p.versions[i], i)
 }
 
 fn compare_in(p: &Project, old: &str, new: &str, root: &str) -> Comparison {
-    Comparison::build(Some(side(p, index(p, old))), side(p, index(p, new)), root)
+    Comparison::build(
+        Some(side(p, index(p, old))),
+        side(p, index(p, new)),
+        root,
+        &Ignores::default(),
+    )
 }
 
 fn compare(old: &str, new: &str, root: &str) -> Comparison {
@@ -101,15 +102,9 @@ fn every_change_of_every_demo_pair_lands_on_a_node() {
     let p = demo();
     for root in ["physics.v1.FlightPath", "physics.v1.FlightService"] {
         for w in 1..p.versions.len() {
-            let prev = facts::previous_relevant(
-                &p.versions
-                    .iter()
-                    .map(|v| Some(v.compiled.as_ref()))
-                    .collect::<Vec<_>>(),
-                w,
-            );
+            let prev = protolapse::policy::semver::previous_to_compare(&p.versions, w);
             let Some(prev) = prev else { continue };
-            let c = Comparison::build(Some(side(p, prev)), side(p, w), root);
+            let c = Comparison::build(Some(side(p, prev)), side(p, w), root, &Ignores::default());
             let unattached: Vec<String> = c
                 .unattached
                 .iter()
@@ -224,42 +219,59 @@ fn cycles_are_marked_and_not_expanded() {
 }
 
 #[test]
-fn facts_give_the_previous_relevant_version_and_the_semver_verdict() {
+fn facts_carry_the_analysis_semver_verdicts_and_hazards() {
     let p = demo();
-    let f = facts::analyze(p, None);
+    let f = facts::analyze(p, &Settings::default());
+    assert_eq!(f.error, None);
     let at = |n: &str| &f.versions[index(p, n)];
     assert_eq!(at("v0.1.0").previous, None);
     assert_eq!(at("v1.1.0").previous, Some(index(p, "v1.0.0")));
-    assert_eq!(at("v1.1.0").semver, Some(SemverMark::TooSmall));
+    assert_eq!(at("v1.1.0").semver, Some(SemverVerdict::TooSmall));
     assert_eq!(at("v1.1.0").required, Some(Bump::Major));
-    assert!(
-        at("v1.1.0")
-            .reason
-            .as_deref()
-            .unwrap_or("")
-            .contains("minor bump")
-    );
-    assert_eq!(at("v1.0.0").semver, Some(SemverMark::Ok));
-    // The partial v1.2.0 is skipped: v2.0.0 compares with v1.1.1.
-    assert_eq!(at("v2.0.0").previous, Some(index(p, "v1.1.1")));
-    assert_eq!(at("v2.0.0").bump, Some(Bump::Major));
+    assert_eq!(at("v1.1.0").bump, Some(Bump::Minor));
+    assert!(at("v1.1.0").reason.is_some());
+    assert_eq!(at("v1.0.0").semver, Some(SemverVerdict::Ok));
+    assert!(at("v1.1.0").worst.is_some() && at("v1.1.0").changes > 0);
+    // The reuse of removed numbers is a history-wide hazard of v1.1.1.
+    assert!(!at("v1.1.1").hazards.is_empty(), "{:?}", at("v1.1.1"));
+    // While loading, the headers alone give the same previous versions.
+    let headers: Vec<_> = p
+        .versions
+        .iter()
+        .map(|v| (&v.version, Some(v.compiled.status)))
+        .collect();
+    for i in 0..p.versions.len() {
+        assert_eq!(
+            facts::previous_while_loading(&headers, i),
+            f.versions[i].previous,
+            "{i}"
+        );
+    }
 }
 
 #[test]
-fn lifecycles_show_reuse_after_reservation_and_unknown_versions() {
+fn the_policy_matrix_judges_every_version_with_every_policy() {
     let p = demo();
-    let l = lifecycle::of(&p.versions, "physics.v1.FlightPath");
-    let m = l.member(4).unwrap();
-    let s = |n: &str| m.states[index(p, n)];
-    assert_eq!(s("v0.1.0"), State::Added);
-    assert_eq!(s("v0.2.0"), State::Present);
-    assert_eq!(s("v0.3.0"), State::Reserved);
-    assert_eq!(s("v1.1.1"), State::Added, "number 4 reused");
-    // flight.proto does not compile in v1.2.0.
-    assert_eq!(s("v1.2.0"), State::Unknown);
-    let captain = l.member(5).unwrap();
-    assert_eq!(captain.states[index(p, "v1.0.0")], State::Removed);
-    assert!(m.decls[0].as_deref().unwrap_or("").contains("duration"));
+    let m = facts::policy_matrix(p, &Settings::default());
+    let col = |n: &str| m.columns.iter().find(|c| c.name == n).unwrap();
+    assert_eq!(m.columns.len(), 8);
+    let any = col("ALLOW_ANY");
+    assert_eq!(
+        any.results[0], None,
+        "the first version has nothing to check"
+    );
+    assert!(any.results[1..].iter().all(|r| *r != Some(false)));
+    let backward = col("BACKWARD");
+    let v110 = index(p, "v1.1.0");
+    assert_eq!(backward.results[v110], Some(false));
+    assert!(
+        backward.reasons[v110]
+            .as_deref()
+            .unwrap_or("")
+            .contains("BACKWARD")
+    );
+    let deny = col("DENY_ALL");
+    assert_eq!(deny.results[index(p, "v0.2.0")], Some(false));
 }
 
 #[test]

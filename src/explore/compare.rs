@@ -11,10 +11,11 @@
 //! added, oneof renamed, reservation dropped, ...) to every node that expands into the type.
 //! The worker builds a [`Comparison`] once; the UI then lays out rows from it cheaply.
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use crate::diff;
+use crate::policy::{Ignores, change_files};
 use crate::rules::{self, Change, Severity};
 use crate::schema::Compiled;
 use crate::schema::graph::type_text;
@@ -28,6 +29,35 @@ pub struct Side {
     pub index: usize,
     pub name: String,
     pub compiled: Arc<Compiled>,
+    /// Files of the version that did not compile (a partial version): changes in them are
+    /// listed but not judged.
+    pub failed_files: Arc<BTreeSet<String>>,
+}
+
+impl Side {
+    /// The side of version `index` of a loaded history.
+    pub fn of(loaded: &crate::load::Loaded, index: usize) -> Side {
+        Side {
+            index,
+            name: loaded.version.name.clone(),
+            compiled: loaded.compiled.clone(),
+            failed_files: Arc::new(failed_files(loaded)),
+        }
+    }
+}
+
+/// The files of a partial version that did not compile.
+pub fn failed_files(loaded: &crate::load::Loaded) -> BTreeSet<String> {
+    if loaded.compiled.status != crate::schema::Status::Partial {
+        return BTreeSet::new();
+    }
+    loaded
+        .version
+        .files
+        .iter()
+        .filter(|f| !loaded.compiled.schema.content.files.contains_key(&f.path))
+        .map(|f| f.path.clone())
+        .collect()
 }
 
 /// One step from a node to a child.
@@ -338,6 +368,7 @@ impl Builder<'_> {
     fn worst(&self, ids: &[usize]) -> Option<Severity> {
         ids.iter()
             .filter_map(|&i| self.changes.get(i))
+            .filter(|c| c.ignored.is_none())
             .map(|c| c.verdict.worst())
             .max()
     }
@@ -584,16 +615,29 @@ impl Builder<'_> {
 impl Comparison {
     /// Compares `old` with `new` from `root`. With `old` = `None` (the first version) the
     /// tree shows `new` alone and nothing is compared.
-    pub fn build(old: Option<Side>, new: Side, root: &str) -> Comparison {
+    /// Changes that `ignores` cover, or that sit in a file that did not compile on either
+    /// side, are listed but count for nothing (as in `policy`).
+    pub fn build(old: Option<Side>, new: Side, root: &str, ignores: &Ignores) -> Comparison {
         let first = old.is_none();
         let old = old.unwrap_or_else(|| new.clone());
         let (oc, nc) = (&old.compiled.schema.content, &new.compiled.schema.content);
-        let changes = if first {
+        let mut changes = if first {
             Vec::new()
         } else {
             let pairing = diff::pair_from_root(oc, nc, root);
             rules::check(&pairing, &old.compiled.schema, &new.compiled.schema)
         };
+        ignores.apply(&mut changes, &new.compiled.schema);
+        for side in [&new, &old] {
+            for c in changes.iter_mut().filter(|c| c.ignored.is_none()) {
+                if let Some(f) = change_files(c)
+                    .into_iter()
+                    .find(|f| side.failed_files.contains(*f))
+                {
+                    c.ignored = Some(format!("not judged: {f} did not compile in {}", side.name));
+                }
+            }
+        }
         let mut b = Builder {
             old: oc,
             new: nc,
@@ -923,17 +967,26 @@ impl Comparison {
         self.find(|n| n.changes.contains(&change))
     }
 
-    /// The worst change of the comparison.
+    /// The worst change of the comparison (ignored ones apart).
     pub fn worst(&self) -> Option<Severity> {
-        self.changes.iter().map(|c| c.verdict.worst()).max()
+        self.changes
+            .iter()
+            .filter(|c| c.ignored.is_none())
+            .map(|c| c.verdict.worst())
+            .max()
     }
 
-    /// Changes per severity: (safe, hazard, lossy, breaking).
-    pub fn counts(&self) -> [usize; 4] {
+    /// Changes per severity (safe, hazard, lossy, breaking), and the ignored ones.
+    pub fn counts(&self) -> ([usize; 4], usize) {
         let mut out = [0; 4];
+        let mut ignored = 0;
         for c in &self.changes {
-            out[c.verdict.worst() as usize] += 1;
+            if c.ignored.is_some() {
+                ignored += 1;
+            } else {
+                out[c.verdict.worst() as usize] += 1;
+            }
         }
-        out
+        (out, ignored)
     }
 }

@@ -1,21 +1,16 @@
-//! Facts per version, for the versions pane and the policy view: the previous relevant
-//! version, the actual and required semver bumps, the semver verdict and policy results.
+//! Facts per version for the versions pane and the policy view, from the whole-history
+//! analysis (`policy`): the previous relevant version, the actual and required bumps, the
+//! semver verdict, the configured policy's result, history-wide hazards; and the policy
+//! matrix (every version × every policy).
 //!
-//! This is the seam between the UI and the whole-history analysis: the UI only reads
-//! [`Facts`]; [`analyze`] fills them.
+//! The UI reads only [`Facts`] and [`PolicyMatrix`]; [`analyze`] and [`policy_matrix`] fill
+//! them (in a worker).
 
+use crate::history::{Version, VersionKind};
 use crate::load::Project;
-use crate::rules::{self, Bump, Severity};
-use crate::schema::{Compiled, Status};
-
-/// The semver verdict of one version.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SemverMark {
-    /// The bump is at least what the changes require.
-    Ok,
-    /// The bump is smaller than the changes require.
-    TooSmall,
-}
+use crate::policy::{self, Comparer, Policy, SemverVerdict, Settings};
+use crate::rules::{Bump, Severity};
+use crate::schema::Status;
 
 /// What is known of one version.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -26,23 +21,17 @@ pub struct VersionFacts {
     pub bump: Option<Bump>,
     /// The bump its changes require.
     pub required: Option<Bump>,
-    pub semver: Option<SemverMark>,
+    pub semver: Option<SemverVerdict>,
     /// Why the semver verdict is what it is (one line).
     pub reason: Option<String>,
-    /// Number of changes against `previous`, and the worst.
+    /// Changes against `previous` (ignored ones apart), and the worst.
     pub changes: usize,
     pub worst: Option<Severity>,
-    /// The configured policy's result, when one is configured.
+    /// The configured policy's result, when one is configured, and why it fails.
     pub policy: Option<bool>,
-}
-
-/// One policy evaluated over the history: pass/fail per version (`None`: not evaluated).
-#[derive(Debug, Clone, PartialEq)]
-pub struct PolicyColumn {
-    pub name: String,
-    pub results: Vec<Option<bool>>,
-    /// The first violating change per failing version (one line).
-    pub reasons: Vec<Option<String>>,
+    pub policy_reason: Option<String>,
+    /// History-wide hazards that show in this version (one line each).
+    pub hazards: Vec<String>,
 }
 
 /// Everything known per version.
@@ -51,116 +40,160 @@ pub struct Facts {
     /// The root the analysis was scoped to (`None`: the whole schema).
     pub root: Option<String>,
     pub versions: Vec<VersionFacts>,
-    /// The policy matrix (versions × policies); empty when the analysis provides none.
-    pub policies: Vec<PolicyColumn>,
     /// The configured policy, if any.
     pub policy: Option<String>,
+    /// Why the analysis could not run, if it could not.
+    pub error: Option<String>,
 }
 
-/// The version a version is compared with by default: the nearest earlier one that compiled
-/// completely, else the nearest that compiled at all. (Versions are ordered by semver, so
-/// this is the greatest lower release; pre-releases compare with their predecessor.)
-pub fn previous_relevant(compiled: &[Option<&Compiled>], index: usize) -> Option<usize> {
-    let status = |i: usize| compiled.get(i).copied().flatten().map(|c| c.status);
-    (0..index)
-        .rev()
-        .find(|&i| status(i) == Some(Status::Complete))
-        .or_else(|| {
-            (0..index)
-                .rev()
-                .find(|&i| status(i) == Some(Status::Partial))
-        })
+/// One policy over the history: pass/fail per version (`None`: nothing to check).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolicyColumn {
+    pub name: String,
+    pub results: Vec<Option<bool>>,
+    /// Why each failing version fails (its first violation), or a note.
+    pub reasons: Vec<Option<String>>,
 }
 
-/// The bump between two version numbers; below 1.0.0 a minor step counts as major and a patch
-/// step as minor (Cargo's convention).
-pub fn actual_bump(old: &semver::Version, new: &semver::Version) -> Bump {
-    let below_one = new.major == 0;
-    if new.major != old.major || below_one && new.minor != old.minor {
-        Bump::Major
-    } else if new.minor != old.minor || below_one && new.patch != old.patch {
-        Bump::Minor
-    } else if new.patch != old.patch || new.pre != old.pre {
-        Bump::Patch
-    } else {
-        Bump::None
-    }
+/// Every version × every policy.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PolicyMatrix {
+    pub root: Option<String>,
+    pub level: String,
+    pub columns: Vec<PolicyColumn>,
 }
 
-/// Computes the facts of every version, scoped to `root` when given.
-pub fn analyze(project: &Project, root: Option<&str>) -> Facts {
-    let compiled: Vec<Option<&Compiled>> = project
-        .versions
+/// The version `i` is compared with while the analysis is not there yet, from the headers
+/// and compile status alone: the greatest earlier tagged release (a pre-release: the greatest
+/// earlier version) that compiled; without a version number, the nearest earlier version
+/// that compiled. The analysis (`policy::semver::previous_to_compare`) has the last word.
+pub fn previous_while_loading(versions: &[(&Version, Option<Status>)], i: usize) -> Option<usize> {
+    let compiled = |j: usize| {
+        versions
+            .get(j)
+            .and_then(|v| v.1)
+            .is_some_and(|s| s != Status::Failed)
+    };
+    let (v, _) = versions.get(i)?;
+    let before = || (0..i).rev().find(|&j| compiled(j));
+    let Some(cur) = (v.kind == VersionKind::Tag)
+        .then_some(v.semver.as_ref())
+        .flatten()
+    else {
+        return before();
+    };
+    versions
         .iter()
-        .map(|v| Some(v.compiled.as_ref()))
-        .collect();
+        .enumerate()
+        .filter(|&(j, (w, _))| j != i && compiled(j) && w.kind == VersionKind::Tag)
+        .filter_map(|(j, (w, _))| w.semver.as_ref().map(|s| (j, s)))
+        .filter(|(_, s)| s.cmp_precedence(cur).is_lt() && (s.pre.is_empty() || !cur.pre.is_empty()))
+        .max_by(|a, b| a.1.cmp_precedence(b.1).then_with(|| b.0.cmp(&a.0)))
+        .map(|(j, _)| j)
+}
+
+/// Judges every version with `settings` (its root already resolved to a full name).
+pub fn analyze(project: &Project, settings: &Settings) -> Facts {
     let mut out = Facts {
-        root: root.map(str::to_string),
+        root: settings.root.clone(),
+        policy: settings.policy.as_ref().map(|p| p.to_string()),
         ..Facts::default()
     };
-    for (i, v) in project.versions.iter().enumerate() {
-        let mut f = VersionFacts {
-            previous: previous_relevant(&compiled, i),
-            ..VersionFacts::default()
-        };
-        if let Some(p) = f.previous
-            && let Some(prev) = project.versions.get(p)
-            && v.compiled.status != Status::Failed
-        {
-            let (a, b) = (&prev.compiled.schema, &v.compiled.schema);
-            let pairing = match root {
-                Some(r) => crate::diff::pair_from_root(&a.content, &b.content, r),
-                None => crate::diff::pair_whole(&a.content, &b.content),
-            };
-            let changes = rules::check(&pairing, a, b);
-            let required = rules::required_bump(&changes);
-            f.changes = changes.len();
-            f.worst = changes.iter().map(|c| c.verdict.worst()).max();
-            f.required = Some(required);
-            if let (Some(o), Some(n)) = (&prev.version.semver, &v.version.semver) {
-                let bump = actual_bump(o, n);
-                f.bump = Some(bump);
-                let ok = bump >= required;
-                f.semver = Some(if ok {
-                    SemverMark::Ok
-                } else {
-                    SemverMark::TooSmall
-                });
-                if !ok {
-                    let first = changes.iter().find(|c| c.bump > bump);
-                    f.reason = Some(match first {
-                        Some(c) => format!(
-                            "{} bump, but {} {} requires {}",
-                            bump.as_str(),
-                            c.rule,
-                            c.element,
-                            c.bump.as_str()
-                        ),
-                        None => format!("{} bump, {} required", bump.as_str(), required.as_str()),
-                    });
-                }
-            }
+    let cmp = Comparer::new(project, settings.root.clone(), settings.ignores.clone());
+    let analysis = match policy::analyze_with(&cmp, settings) {
+        Ok(a) => a,
+        Err(e) => {
+            out.error = Some(e.to_string());
+            return out;
         }
-        out.versions.push(f);
+    };
+    for r in &analysis.versions {
+        let c = &r.counts;
+        let worst = [
+            (c.breaking, Severity::Breaking),
+            (c.lossy, Severity::Lossy),
+            (c.hazard, Severity::Hazard),
+            (c.safe, Severity::Safe),
+        ]
+        .into_iter()
+        .find(|(n, _)| *n > 0)
+        .map(|(_, s)| s);
+        let semver = (r.semver.verdict != SemverVerdict::None).then_some(r.semver.verdict);
+        out.versions.push(VersionFacts {
+            previous: r.previous,
+            bump: r.semver.bump,
+            required: r.semver.required,
+            semver,
+            reason: (!r.semver.reason.is_empty()).then(|| r.semver.reason.clone()),
+            changes: c.total(),
+            worst,
+            policy: r.policy.as_ref().map(|p| p.pass),
+            policy_reason: r.policy.as_ref().and_then(policy_reason),
+            hazards: r
+                .hazards
+                .iter()
+                .filter_map(|&h| analysis.hazards.get(h))
+                .map(|h| h.message.clone())
+                .collect(),
+        });
     }
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn v(s: &str) -> semver::Version {
-        semver::Version::parse(s).unwrap()
+fn policy_reason(p: &policy::PolicyResult) -> Option<String> {
+    match &p.first_violation {
+        Some(v) => Some(format!(
+            "{}: {} {} against {} ({} {})",
+            p.name,
+            v.change.rule,
+            v.change.element,
+            v.against,
+            v.direction.as_str(),
+            v.severity.as_str()
+        )),
+        None => p.note.clone(),
     }
+}
 
-    #[test]
-    fn bumps_follow_cargo_below_one() {
-        assert_eq!(actual_bump(&v("1.0.0"), &v("2.0.0")), Bump::Major);
-        assert_eq!(actual_bump(&v("1.0.0"), &v("1.1.0")), Bump::Minor);
-        assert_eq!(actual_bump(&v("1.1.0"), &v("1.1.1")), Bump::Patch);
-        assert_eq!(actual_bump(&v("0.2.0"), &v("0.3.0")), Bump::Major);
-        assert_eq!(actual_bump(&v("0.2.0"), &v("0.2.1")), Bump::Minor);
-        assert_eq!(actual_bump(&v("1.0.0-rc.1"), &v("1.0.0")), Bump::Patch);
+/// Every plain policy (and the configured one) over every version, at the configured level.
+pub fn policy_matrix(project: &Project, settings: &Settings) -> PolicyMatrix {
+    let mut policies: Vec<Policy> = Policy::PLAIN.to_vec();
+    if let Some(p) = &settings.policy
+        && !policies.contains(p)
+    {
+        policies.push(p.clone());
+    }
+    let cmp = Comparer::new(project, settings.root.clone(), settings.ignores.clone());
+    let previous: Vec<Option<usize>> = (0..project.versions.len())
+        .map(|i| policy::semver::previous_to_compare(&project.versions, i))
+        .collect();
+    let columns = policies
+        .iter()
+        .filter(|p| p.check_versions(&project.versions).is_ok())
+        .map(|p| {
+            let results =
+                policy::registry::evaluate_all(&cmp, p, settings.level, settings.strict, &previous);
+            let judged = |i: usize, r: &policy::PolicyResult| {
+                let compiled = project
+                    .versions
+                    .get(i)
+                    .is_some_and(|v| v.compiled.status != Status::Failed);
+                compiled && (!r.checked.is_empty() || !r.pass || *p == Policy::AllowAny && i > 0)
+            };
+            PolicyColumn {
+                name: p.to_string(),
+                reasons: results.iter().map(policy_reason).collect(),
+                results: results
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| judged(i, r).then_some(r.pass))
+                    .collect(),
+            }
+        })
+        .collect();
+    PolicyMatrix {
+        root: settings.root.clone(),
+        level: settings.level.as_str().to_string(),
+        columns,
     }
 }

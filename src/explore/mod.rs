@@ -3,9 +3,9 @@
 //!
 //! - [`compare`]: two versions compared from a root, laid out as a tree of paired fields
 //!   (expanded lazily, cycles cut) with every change attached to the node it concerns.
-//! - [`facts`]: per version, its previous relevant version, bumps and semver verdict; the
-//!   seam where the whole-history analysis plugs in.
-//! - [`lifecycle`]: each field's (or enum value's) state in every version.
+//! - [`facts`]: per version, what the whole-history analysis (`policy`) says — previous
+//!   relevant version, bumps, semver verdict, policy results, hazards — and the policy
+//!   matrix.
 //! - [`names`]: every message, enum, service, field, value and rpc name of every version,
 //!   with fuzzy search, for the finders.
 //!
@@ -15,7 +15,6 @@
 pub mod compare;
 pub mod decl;
 pub mod facts;
-pub mod lifecycle;
 pub mod names;
 
 pub use compare::{Comparison, Node, NodeKind, Row, Sides, Step};

@@ -4,11 +4,11 @@
 use std::sync::Arc;
 
 use crate::explore::Comparison;
-use crate::explore::facts::Facts;
-use crate::explore::lifecycle::Lifecycle;
+use crate::explore::facts::{Facts, PolicyMatrix};
 use crate::explore::names::Kind;
 use crate::history::Version;
 use crate::load::{Loaded, Project};
+use crate::policy::{Lifecycle, Settings};
 
 /// The main views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,8 +71,8 @@ pub struct Opened {
     pub versions: Vec<Version>,
     /// The root named in `protolapse.toml`, if any.
     pub config_root: Option<String>,
-    /// The configured policy, if any.
-    pub config_policy: Option<String>,
+    /// How the history is judged (policy, level, ignores; the root is the UI's).
+    pub settings: Settings,
     /// Tags seen but skipped, with why.
     pub skipped: usize,
 }
@@ -126,6 +126,7 @@ pub enum Action {
     LoadFailed(String),
     Compared(Arc<Comparison>),
     Facts(Arc<Facts>),
+    Matrix(Arc<PolicyMatrix>),
     Lifecycle(Arc<Lifecycle>),
     Found(FoundSet),
 }

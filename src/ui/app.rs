@@ -2,17 +2,17 @@
 //! slow work is asked for by pushing a [`Request`] to `outbox` (the event loop hands it to a
 //! worker; tests run it inline), and results come back as actions.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
 use crate::explore::Comparison;
 use crate::explore::compare::Side;
-use crate::explore::facts::{self, Facts};
-use crate::explore::lifecycle::Lifecycle;
+use crate::explore::facts::{self, Facts, PolicyMatrix};
 use crate::history::Version;
 use crate::load::Project;
+use crate::policy::{Lifecycle, Settings};
 use crate::schema::graph::{RootMatch, resolve_root};
 use crate::schema::{Compiled, Status};
 
@@ -28,6 +28,8 @@ pub struct VersionEntry {
     pub version: Version,
     pub compiled: Option<Arc<Compiled>>,
     pub unchanged_since: Option<String>,
+    /// Files that did not compile (a partial version).
+    pub failed_files: Arc<BTreeSet<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,10 +119,15 @@ pub enum Request {
         key: CompareKey,
         old: Option<Side>,
         new: Side,
+        ignores: crate::policy::Ignores,
     },
     Facts {
         project: Arc<Project>,
-        root: Option<String>,
+        settings: Settings,
+    },
+    Matrix {
+        project: Arc<Project>,
+        settings: Settings,
     },
     Lifecycle {
         project: Arc<Project>,
@@ -143,7 +150,9 @@ pub struct App {
     pub skipped: usize,
     pub project: Option<Arc<Project>>,
     pub facts: Option<Arc<Facts>>,
-    pub policy: Option<String>,
+    pub matrix: Option<Arc<PolicyMatrix>>,
+    /// How the history is judged (from protolapse.toml); its root is `root`.
+    pub settings: Settings,
     pub root: Option<String>,
     /// The root asked for (`--root`, config) until it resolves.
     pub root_wanted: Option<String>,
@@ -170,6 +179,7 @@ pub struct App {
     pub quit: bool,
     asked_compare: Option<CompareKey>,
     asked_facts: Option<Option<String>>,
+    asked_matrix: Option<Option<String>>,
     asked_life: HashSet<String>,
     asked_find: Option<(String, bool, usize)>,
 }
@@ -185,7 +195,8 @@ impl App {
             skipped: 0,
             project: None,
             facts: None,
-            policy: None,
+            matrix: None,
+            settings: Settings::default(),
             root: None,
             root_wanted: root,
             selected: 0,
@@ -208,6 +219,7 @@ impl App {
             quit: false,
             asked_compare: None,
             asked_facts: None,
+            asked_matrix: None,
             asked_life: HashSet::new(),
             asked_find: None,
         }
@@ -259,12 +271,12 @@ impl App {
         {
             return v.previous;
         }
-        let compiled: Vec<Option<&Compiled>> = self
+        let headers: Vec<(&Version, Option<Status>)> = self
             .versions
             .iter()
-            .map(|v| v.compiled.as_deref())
+            .map(|v| (&v.version, v.compiled.as_ref().map(|c| c.status)))
             .collect();
-        facts::previous_relevant(&compiled, i)
+        facts::previous_while_loading(&headers, i)
     }
 
     pub fn compiled(&self, i: usize) -> Option<&Arc<Compiled>> {
@@ -278,6 +290,7 @@ impl App {
             index: i,
             name: v.version.name.clone(),
             compiled: c.clone(),
+            failed_files: v.failed_files.clone(),
         })
     }
 
@@ -329,17 +342,24 @@ impl App {
             }
             Action::Compared(c) => self.compared(c),
             Action::Facts(f) => {
-                if self
-                    .facts
-                    .as_ref()
-                    .is_none_or(|old| old.root != f.root || **old != *f)
-                {
+                if self.asked_facts.as_ref() == Some(&f.root) {
+                    self.asked_facts = None;
+                }
+                if f.root == self.root {
                     self.facts = Some(f);
                 }
             }
+            Action::Matrix(m) => {
+                if self.asked_matrix.as_ref() == Some(&m.root) {
+                    self.asked_matrix = None;
+                }
+                if m.root == self.root {
+                    self.matrix = Some(m);
+                }
+            }
             Action::Lifecycle(l) => {
-                self.asked_life.remove(&l.container);
-                self.lifecycles.insert(l.container.clone(), l);
+                self.asked_life.remove(&l.element);
+                self.lifecycles.insert(l.element.clone(), l);
             }
             Action::Found(set) => {
                 if let Overlay::Finder(f) = &mut self.overlay
@@ -363,10 +383,11 @@ impl App {
                 version,
                 compiled: None,
                 unchanged_since: None,
+                failed_files: Arc::default(),
             })
             .collect();
         self.skipped = o.skipped;
-        self.policy = o.config_policy;
+        self.settings = o.settings;
         self.phase = Phase::Compiling {
             done: 0,
             total: self.versions.len(),
@@ -388,6 +409,7 @@ impl App {
         if let Some(v) = self.versions.get_mut(i) {
             v.compiled = Some(loaded.compiled.clone());
             v.unchanged_since = loaded.unchanged_since.clone();
+            v.failed_files = Arc::new(crate::explore::compare::failed_files(&loaded));
         }
         self.try_root(false);
     }
@@ -400,6 +422,7 @@ impl App {
             {
                 v.compiled = Some(l.compiled.clone());
                 v.unchanged_since = l.unchanged_since.clone();
+                v.failed_files = Arc::new(crate::explore::compare::failed_files(l));
             }
         }
         self.project = Some(p);
@@ -501,16 +524,36 @@ impl App {
         {
             let old = key.0.and_then(|b| self.side(b));
             self.asked_compare = Some(key.clone());
-            self.outbox.push(Request::Compare { key, old, new });
+            self.outbox.push(Request::Compare {
+                key,
+                old,
+                new,
+                ignores: self.settings.ignores.clone(),
+            });
         }
         if let Some(p) = &self.project {
             let root = self.root.clone();
+            let settings = Settings {
+                root: root.clone(),
+                ..self.settings.clone()
+            };
             let have = self.facts.as_ref().map(|f| f.root.clone());
             if have.as_ref() != Some(&root) && self.asked_facts.as_ref() != Some(&root) {
                 self.asked_facts = Some(root.clone());
                 self.outbox.push(Request::Facts {
                     project: p.clone(),
-                    root,
+                    settings: settings.clone(),
+                });
+            }
+            let have = self.matrix.as_ref().map(|m| m.root.clone());
+            if self.view == View::Policy
+                && have.as_ref() != Some(&root)
+                && self.asked_matrix.as_ref() != Some(&root)
+            {
+                self.asked_matrix = Some(root.clone());
+                self.outbox.push(Request::Matrix {
+                    project: p.clone(),
+                    settings,
                 });
             }
             for container in self.wanted_lifecycles() {

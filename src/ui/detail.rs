@@ -10,8 +10,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
 use crate::explore::decl::token_diff;
-use crate::explore::lifecycle::State;
 use crate::explore::{Comparison, NodeKind};
+use crate::policy::lifecycle::State;
 use crate::rules::{self, Change, Severity, Source};
 
 use super::action::View;
@@ -231,17 +231,25 @@ fn lifecycle_line(app: &App, s: &Subject) -> Option<Line<'static>> {
         ));
         return Some(Line::from(spans));
     };
-    let m = l.member(*number)?;
+    let m = l.rows.iter().find(|r| r.number == *number)?;
     let mut first = true;
-    for (i, st) in m.states.iter().enumerate() {
-        let (word, style) = match st {
-            State::Added => ("added", t.ok()),
-            State::Changed => ("changed", t.warn()),
-            State::Deprecated => ("deprecated", t.warn()),
-            State::Removed => ("removed", t.bad()),
-            State::Reserved if i > 0 && m.states.get(i - 1) != Some(&State::Reserved) => {
-                ("removed, reserved", t.bad())
+    for (i, cell) in m.cells.iter().enumerate() {
+        let (word, style) = match cell.state {
+            State::Added if i > 0 && m.cells[..i].iter().any(|c| c.state == State::Removed) => {
+                ("reused".to_string(), t.bad())
             }
+            State::Added => ("added".to_string(), t.ok()),
+            State::Changed => (
+                if cell.rules.is_empty() {
+                    "changed".to_string()
+                } else {
+                    format!("changed ({})", cell.rules.join(", "))
+                },
+                t.warn(),
+            ),
+            State::Deprecated => ("deprecated".to_string(), t.warn()),
+            State::Removed if cell.reserved => ("removed, reserved".to_string(), t.bad()),
+            State::Removed => ("removed".to_string(), t.bad()),
             _ => continue,
         };
         let name = app

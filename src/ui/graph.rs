@@ -23,12 +23,12 @@ fn short(name: &str) -> &str {
 
 /// The title's change counts: `24 changes: 12 breaking · 3 lossy · ...`.
 pub fn counts_spans(t: &Theme, c: &Comparison) -> Vec<Span<'static>> {
-    let counts = c.counts();
+    let (counts, ignored) = c.counts();
     let total: usize = counts.iter().sum();
     if c.first {
         return vec![Span::styled("first version: nothing to compare ", t.dim())];
     }
-    if total == 0 {
+    if total == 0 && ignored == 0 {
         return vec![Span::styled("no changes ", t.ok())];
     }
     let mut out = vec![Span::raw(format!(
@@ -52,6 +52,9 @@ pub fn counts_spans(t: &Theme, c: &Comparison) -> Vec<Span<'static>> {
         }
         first = false;
         out.push(Span::styled(format!("{n} {}", s.as_str()), t.severity(s)));
+    }
+    if ignored > 0 {
+        out.push(Span::styled(format!(" · {ignored} ignored"), t.dim()));
     }
     out.push(Span::raw(" "));
     out

@@ -1,5 +1,5 @@
 //! The history view: the fields (or values) of one message (or enum) × every version, showing
-//! when each was added, changed, deprecated, removed or reserved.
+//! when each was added, changed, deprecated, removed or reserved (from `policy::lifecycle`).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -7,7 +7,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
-use crate::explore::lifecycle::{Lifecycle, State};
+use crate::policy::lifecycle::{Lifecycle, Row, State};
 
 use super::app::App;
 use super::text::fit;
@@ -16,20 +16,25 @@ use super::theme::Theme;
 /// Rows under the matrix: the cell's description and the legend.
 const FOOTER_ROWS: u16 = 3;
 
+/// The latest name of a row.
+fn last_name(r: &Row) -> &str {
+    r.names.last().map(String::as_str).unwrap_or("")
+}
+
 /// The matrix geometry in an area: (label width, cell width, visible columns, visible rows).
 pub fn geometry(app: &App, l: &Lifecycle, area: Rect) -> (usize, usize, usize, usize) {
     let inner_w = area.width.saturating_sub(2) as usize;
     let inner_h = area.height.saturating_sub(2 + 1 + FOOTER_ROWS) as usize;
     let num_w = l
-        .members
+        .rows
         .iter()
         .map(|m| m.number.to_string().len())
         .max()
         .unwrap_or(1);
     let name_w = l
-        .members
+        .rows
         .iter()
-        .map(|m| m.name.chars().count())
+        .map(|m| last_name(m).chars().count())
         .max()
         .unwrap_or(4)
         .min(28);
@@ -46,11 +51,12 @@ pub fn geometry(app: &App, l: &Lifecycle, area: Rect) -> (usize, usize, usize, u
     (label, cell, cols, inner_h.max(1))
 }
 
-fn glyph(t: &Theme, s: State) -> (&'static str, Style) {
+/// The glyph and style of a state.
+pub fn glyph(t: &Theme, s: State) -> (&'static str, Style) {
     match s {
         State::Absent => ("", Style::new()),
         State::Added => ("+", t.ok()),
-        State::Present => ("·", t.dim()),
+        State::Kept => ("·", t.dim()),
         State::Changed => ("~", t.warn()),
         State::Deprecated => ("D", t.warn()),
         State::Removed => ("−", t.bad()),
@@ -63,12 +69,12 @@ fn state_word(s: State) -> &'static str {
     match s {
         State::Absent => "absent",
         State::Added => "added",
-        State::Present => "unchanged",
+        State::Kept => "unchanged",
         State::Changed => "changed",
         State::Deprecated => "deprecated",
         State::Removed => "removed",
-        State::Reserved => "reserved (removed earlier)",
-        State::Unknown => "unknown (the version does not compile)",
+        State::Reserved => "reserved",
+        State::Unknown => "unknown",
     }
 }
 
@@ -80,10 +86,7 @@ impl Widget for &HistoryPane<'_> {
         let t = &app.theme;
         let container = app.history_container();
         let title = match &container {
-            Some(c) => format!(
-                " History · {} · members × versions ",
-                crate::sanitize::line(c)
-            ),
+            Some(c) => format!(" History · {} × versions ", crate::sanitize::line(c)),
             None => " History ".to_string(),
         };
         let block = Block::bordered()
@@ -104,21 +107,22 @@ impl Widget for &HistoryPane<'_> {
             Line::styled(msg, t.dim()).render(inner, buf);
             return;
         };
-        if l.members.is_empty() {
+        if l.rows.is_empty() {
             Line::styled(" no fields in any version", t.dim()).render(inner, buf);
             return;
         }
         let nav = app.history_nav;
         let (label_w, cell_w, cols, rows) = geometry(app, l, area);
         let num_w = l
-            .members
+            .rows
             .iter()
             .map(|m| m.number.to_string().len())
             .max()
             .unwrap_or(1);
+        let shown = nav.col_scroll..(nav.col_scroll + cols).min(app.versions.len());
         // Header: version names.
         let mut head = vec![Span::raw(" ".repeat(label_w))];
-        for ci in nav.col_scroll..(nav.col_scroll + cols).min(app.versions.len()) {
+        for ci in shown.clone() {
             let name = app
                 .versions
                 .get(ci)
@@ -135,30 +139,24 @@ impl Widget for &HistoryPane<'_> {
             head.push(Span::raw(" "));
         }
         Line::from(head).render(Rect { height: 1, ..inner }, buf);
-        for (ri, mi) in (nav.row_scroll..l.members.len()).take(rows).enumerate() {
-            let Some(m) = l.members.get(mi) else { break };
+        for (ri, mi) in (nav.row_scroll..l.rows.len()).take(rows).enumerate() {
+            let Some(m) = l.rows.get(mi) else { break };
             let sel_row = mi == nav.row;
             let mut spans = vec![
                 Span::styled(format!("{:>num_w$} ", m.number), t.dim()),
                 Span::styled(
-                    fit(&crate::sanitize::line(&m.name), label_w - num_w - 1),
+                    fit(&crate::sanitize::line(last_name(m)), label_w - num_w - 1),
                     if sel_row { t.header() } else { Style::new() },
                 ),
             ];
-            for ci in nav.col_scroll..(nav.col_scroll + cols).min(app.versions.len()) {
-                let st = m.states.get(ci).copied().unwrap_or(State::Unknown);
+            for ci in shown.clone() {
+                let st = m.cells.get(ci).map(|c| c.state).unwrap_or(State::Unknown);
                 let (g, style) = glyph(t, st);
                 let half = (cell_w - 1) / 2;
-                let text = format!(
-                    "{}{}{}",
-                    " ".repeat(half),
-                    g,
-                    " ".repeat(cell_w.saturating_sub(half + g.chars().count().max(1)))
-                );
                 let text = if g.is_empty() {
                     " ".repeat(cell_w)
                 } else {
-                    text
+                    format!("{}{g}{}", " ".repeat(half), " ".repeat(cell_w - half - 1))
                 };
                 let style = if sel_row && ci == nav.col {
                     style.patch(t.selected(true))
@@ -172,21 +170,37 @@ impl Widget for &HistoryPane<'_> {
         }
         // The cell under the cursor, and the legend.
         let y = inner.bottom().saturating_sub(FOOTER_ROWS);
-        if let Some(m) = l.members.get(nav.row) {
-            let st = m.states.get(nav.col).copied().unwrap_or(State::Unknown);
-            let vname = app
-                .versions
-                .get(nav.col)
-                .map(|v| crate::sanitize::line(&v.version.name))
-                .unwrap_or_default();
-            let decl = m.decls.get(nav.col).cloned().flatten().unwrap_or_default();
-            Line::from(vec![
-                Span::styled(format!(" {} ", crate::sanitize::line(&m.name)), t.header()),
+        if let Some(m) = l.rows.get(nav.row)
+            && let Some(cell) = m.cells.get(nav.col)
+        {
+            let vname = crate::sanitize::line(&cell.version);
+            let mut spans = vec![
+                Span::styled(
+                    format!(" {} ", crate::sanitize::line(last_name(m))),
+                    t.header(),
+                ),
                 Span::raw(format!("in {vname}: ")),
-                Span::styled(state_word(st), glyph(t, st).1),
-                Span::styled(format!("  {}", crate::sanitize::line(&decl)), t.dim()),
-            ])
-            .render(Rect::new(inner.x, y + 1, inner.width, 1), buf);
+                Span::styled(state_word(cell.state), glyph(t, cell.state).1),
+            ];
+            if cell.reserved && cell.state != State::Reserved {
+                spans.push(Span::styled(", number reserved", t.dim()));
+            }
+            if !cell.rules.is_empty() {
+                spans.push(Span::styled(
+                    format!(" ({})", cell.rules.join(", ")),
+                    t.dim(),
+                ));
+            }
+            if let Some(d) = &cell.decl {
+                spans.push(Span::raw(format!("  {}", crate::sanitize::line(d))));
+            }
+            if m.names.len() > 1 {
+                spans.push(Span::styled(
+                    format!("  names: {}", crate::sanitize::line(&m.names.join(" → "))),
+                    t.dim(),
+                ));
+            }
+            Line::from(spans).render(Rect::new(inner.x, y + 1, inner.width, 1), buf);
         }
         let mut legend = vec![Span::raw(" ")];
         for s in [
@@ -195,14 +209,12 @@ impl Widget for &HistoryPane<'_> {
             State::Deprecated,
             State::Removed,
             State::Reserved,
-            State::Present,
+            State::Kept,
+            State::Unknown,
         ] {
             let (g, style) = glyph(t, s);
             legend.push(Span::styled(g, style));
-            legend.push(Span::styled(
-                format!(" {}  ", state_word(s).split(' ').next().unwrap_or("")),
-                t.dim(),
-            ));
+            legend.push(Span::styled(format!(" {}  ", state_word(s)), t.dim()));
         }
         Line::from(legend).render(Rect::new(inner.x, y + 2, inner.width, 1), buf);
     }

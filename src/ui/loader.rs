@@ -94,6 +94,16 @@ pub fn run(
             opts.proto_paths.clone()
         },
         worktree: true,
+        worktree_always: false,
+    };
+    let file = crate::config::FILE_NAME;
+    let settings = crate::policy::Settings {
+        root: None,
+        policy: config.policy().map_err(|e| format!("{file}: {e}"))?,
+        level: config.level.unwrap_or_default(),
+        strict: config.strict.unwrap_or(false),
+        pre1: config.pre1.unwrap_or_default(),
+        ignores: config.ignores().map_err(|e| format!("{file}: {e}"))?,
     };
     let history = history::load(&path, &hopts).map_err(|e| e.to_string())?;
     let headers: Vec<Version> = history
@@ -108,7 +118,7 @@ pub fn run(
     inbox.push(Action::Opened(Box::new(Opened {
         versions: headers,
         config_root: config.root.clone(),
-        config_policy: None,
+        settings,
         skipped: history.skipped.len(),
     })));
     notify();

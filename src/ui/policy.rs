@@ -7,12 +7,27 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
-use crate::explore::facts::SemverMark;
+use crate::policy::SemverVerdict;
 
 use super::app::App;
 use super::text::fit;
 
 pub struct PolicyPane<'a>(pub &'a App);
+
+/// A column heading for a policy: `BACKWARD_TRANSITIVE` -> `BACK_TR`.
+pub fn short_policy(name: &str) -> String {
+    match name {
+        "ALLOW_ANY" => "ANY".into(),
+        "DENY_ALL" => "NONE".into(),
+        "BACKWARD" => "BACK".into(),
+        "BACKWARD_TRANSITIVE" => "BACK_TR".into(),
+        "FORWARD" => "FWD".into(),
+        "FORWARD_TRANSITIVE" => "FWD_TR".into(),
+        "FULL" => "FULL".into(),
+        "FULL_TRANSITIVE" => "FULL_TR".into(),
+        other => other.chars().take(8).collect(),
+    }
+}
 
 /// Visible rows of the matrix in `area`.
 pub fn visible_rows(area: Rect) -> usize {
@@ -58,16 +73,14 @@ impl Widget for &PolicyPane<'_> {
             Span::raw(fit("BUMP", 6)),
             Span::raw(fit("NEED", 6)),
         ];
-        let col_w = f
-            .policies
-            .iter()
-            .map(|p| p.name.len())
-            .max()
-            .unwrap_or(6)
-            .max(7)
-            + 2;
+        let columns = app
+            .matrix
+            .as_ref()
+            .map(|m| m.columns.as_slice())
+            .unwrap_or(&[]);
+        let col_w = 9;
         let cols: Vec<String> = std::iter::once("SEMVER".to_string())
-            .chain(f.policies.iter().map(|p| p.name.clone()))
+            .chain(columns.iter().map(|p| short_policy(&p.name)))
             .collect();
         for (ci, c) in cols.iter().enumerate() {
             let style = if ci == nav.col {
@@ -114,9 +127,11 @@ impl Widget for &PolicyPane<'_> {
                 };
                 Span::styled(fit(txt, col_w), style)
             };
-            let sv = vf.and_then(|x| x.semver).map(|m| m == SemverMark::Ok);
+            let sv = vf
+                .and_then(|x| x.semver)
+                .map(|m| m != SemverVerdict::TooSmall);
             spans.push(mark(sv, 0));
-            for (pi, p) in f.policies.iter().enumerate() {
+            for (pi, p) in columns.iter().enumerate() {
                 spans.push(mark(p.results.get(vi).copied().flatten(), pi + 1));
             }
             let r = Rect::new(inner.x, inner.y + 1 + ri as u16, inner.width, 1);
@@ -127,18 +142,40 @@ impl Widget for &PolicyPane<'_> {
         let reason = if nav.col == 0 {
             f.versions.get(nav.row).and_then(|x| x.reason.clone())
         } else {
-            f.policies
-                .get(nav.col - 1)
-                .and_then(|p| p.reasons.get(nav.row).cloned().flatten())
+            columns.get(nav.col - 1).and_then(|p| {
+                let failed = p.results.get(nav.row).copied().flatten() == Some(false);
+                failed
+                    .then(|| p.reasons.get(nav.row).cloned().flatten())
+                    .flatten()
+            })
         };
-        let note = if f.policies.is_empty() {
-            Some("registry policies (BACKWARD, FULL, …) appear here when the history analysis provides them".to_string())
+        let note = match &app.matrix {
+            None if app.project.is_some() => Some("evaluating every policy…".to_string()),
+            None => None,
+            Some(m) => Some(format!(
+                "policies at the {} level; the full names: {}",
+                m.level,
+                m.columns
+                    .iter()
+                    .map(|c| format!("{}={}", short_policy(&c.name), c.name))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )),
+        };
+        let failing = if nav.col == 0 {
+            f.versions
+                .get(nav.row)
+                .is_some_and(|x| x.semver == Some(SemverVerdict::TooSmall))
         } else {
-            None
+            true
         };
-        let text = reason.map(|r| (r, t.bad())).or(note.map(|n| (n, t.dim())));
-        if let Some((text, style)) = text {
-            Line::styled(format!(" {}", crate::sanitize::line(&text)), style)
+        if let Some(n) = note {
+            Line::styled(format!(" {}", crate::sanitize::line(&n)), t.dim())
+                .render(Rect::new(inner.x, y.saturating_sub(1), inner.width, 1), buf);
+        }
+        if let Some(r) = reason {
+            let style = if failing { t.bad() } else { t.dim() };
+            Line::styled(format!(" {}", crate::sanitize::line(&r)), style)
                 .render(Rect::new(inner.x, y, inner.width, 1), buf);
         }
     }

@@ -7,8 +7,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::explore::facts::{SemverMark, VersionFacts};
+use crate::explore::facts::VersionFacts;
 use crate::history::format_date;
+use crate::policy::SemverVerdict;
 use crate::rules::Bump;
 use crate::schema::Status;
 
@@ -69,7 +70,7 @@ impl Widget for &VersionsPane<'_> {
             .max()
             .unwrap_or(7)
             .clamp(7, 18);
-        let policy = app.policy.is_some();
+        let policy = app.settings.policy.is_some();
         // marker, name, [date], bump, need, semver, [policy], status
         let fixed = 2 + name_w + 1 + 5 + 1 + 5 + 1 + 2 + if policy { 4 } else { 0 } + 4;
         let date = (inner.width as usize) >= fixed + 11;
@@ -135,9 +136,15 @@ impl Widget for &VersionsPane<'_> {
             spans.push(Span::styled(pad(bump_text(need), 5), need_style));
             spans.push(Span::raw(" "));
             spans.push(match f.and_then(|f| f.semver) {
-                Some(SemverMark::Ok) => Span::styled("✓ ", t.ok()),
-                Some(SemverMark::TooSmall) => Span::styled("✗ ", t.bad()),
-                None => Span::raw("  "),
+                Some(SemverVerdict::Ok) => Span::styled("✓ ", t.ok()),
+                Some(SemverVerdict::TooSmall) => Span::styled("✗ ", t.bad()),
+                Some(SemverVerdict::LargerThanNeeded) => Span::styled("↑ ", t.warn()),
+                _ => Span::raw("  "),
+            });
+            spans.push(if f.is_some_and(|f| !f.hazards.is_empty()) {
+                Span::styled("!", t.warn())
+            } else {
+                Span::raw(" ")
             });
             if policy {
                 spans.push(Span::raw("  "));
@@ -219,9 +226,29 @@ fn info_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         .facts
         .as_ref()
         .and_then(|f| f.versions.get(app.selected))
-        && let Some(r) = &f.reason
     {
-        out.push(Line::styled(crate::sanitize::line(r), t.bad()));
+        if let Some(r) = &f.reason {
+            let style = match f.semver {
+                Some(SemverVerdict::TooSmall) => t.bad(),
+                Some(SemverVerdict::LargerThanNeeded) => t.warn(),
+                _ => t.dim(),
+            };
+            out.push(Line::styled(
+                format!("semver: {}", crate::sanitize::line(r)),
+                style,
+            ));
+        }
+        if f.policy == Some(false)
+            && let Some(r) = &f.policy_reason
+        {
+            out.push(Line::styled(crate::sanitize::line(r), t.bad()));
+        }
+        for h in &f.hazards {
+            out.push(Line::styled(
+                format!("hazard: {}", crate::sanitize::line(h)),
+                t.warn(),
+            ));
+        }
     }
     if let Some(m) = &ver.message {
         out.push(Line::raw(crate::sanitize::line(m)));

@@ -9,8 +9,8 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 
 use crate::explore::Comparison;
+use crate::explore::facts;
 use crate::explore::names::Index;
-use crate::explore::{facts, lifecycle};
 
 use super::action::{Action, Found, FoundSet};
 use super::app::Request;
@@ -21,6 +21,7 @@ pub enum Who {
     Loader,
     Compare,
     Facts,
+    Matrix,
     Lifecycle,
     Find,
 }
@@ -59,15 +60,21 @@ impl Inbox {
 /// Runs a request to its result. Blocking.
 pub fn execute(req: Request, names: &RwLock<Index>) -> Action {
     match req {
-        Request::Compare { key, old, new } => {
-            Action::Compared(Arc::new(Comparison::build(old, new, &key.2)))
+        Request::Compare {
+            key,
+            old,
+            new,
+            ignores,
+        } => Action::Compared(Arc::new(Comparison::build(old, new, &key.2, &ignores))),
+        Request::Facts { project, settings } => {
+            Action::Facts(Arc::new(facts::analyze(&project, &settings)))
         }
-        Request::Facts { project, root } => {
-            Action::Facts(Arc::new(facts::analyze(&project, root.as_deref())))
+        Request::Matrix { project, settings } => {
+            Action::Matrix(Arc::new(facts::policy_matrix(&project, &settings)))
         }
-        Request::Lifecycle { project, container } => {
-            Action::Lifecycle(Arc::new(lifecycle::of(&project.versions, &container)))
-        }
+        Request::Lifecycle { project, container } => Action::Lifecycle(Arc::new(
+            crate::policy::lifecycle(&project.versions, &container),
+        )),
         Request::Find { query, roots_only } => {
             let index = names.read().unwrap_or_else(PoisonError::into_inner);
             let hits = index.search(&query, roots_only, 500);
@@ -164,6 +171,7 @@ impl Worker {
 pub struct Workers {
     compare: Worker,
     facts: Worker,
+    matrix: Worker,
     lifecycle: Worker,
     find: Worker,
     inboxes: Vec<(Who, Inbox)>,
@@ -179,11 +187,13 @@ impl Workers {
         };
         let compare = make(Who::Compare, true);
         let facts = make(Who::Facts, true);
+        let matrix = make(Who::Matrix, true);
         let lifecycle = make(Who::Lifecycle, false);
         let find = make(Who::Find, true);
         Workers {
             compare,
             facts,
+            matrix,
             lifecycle,
             find,
             inboxes,
@@ -194,6 +204,7 @@ impl Workers {
         match &req {
             Request::Compare { .. } => self.compare.request(req),
             Request::Facts { .. } => self.facts.request(req),
+            Request::Matrix { .. } => self.matrix.request(req),
             Request::Lifecycle { .. } => self.lifecycle.request(req),
             Request::Find { .. } => self.find.request(req),
         }
