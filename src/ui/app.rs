@@ -232,14 +232,7 @@ impl App {
 
     /// The width the versions pane would like.
     pub fn versions_width(&self) -> u16 {
-        let name = self
-            .versions
-            .iter()
-            .map(|v| v.version.name.chars().count())
-            .max()
-            .unwrap_or(8)
-            .clamp(7, 18);
-        (name + 42) as u16
+        super::versions::width_wanted(self)
     }
 
     /// The key context: the overlay, else the focused pane.
@@ -583,6 +576,13 @@ impl App {
     /// and the history view's message.
     fn wanted_lifecycles(&self) -> Vec<String> {
         let mut out = Vec::new();
+        if self.view == View::Changes
+            && let Some(c) = self.current()
+            && let Some(ch) = c.changes.get(self.changes_nav.cursor)
+            && let Some((parent, _)) = ch.element.rsplit_once('.')
+        {
+            out.push(parent.to_string());
+        }
         if let Some(r) = self.tree.row() {
             let n = &r.node;
             if let Some(c) = n.container.1.clone().or(n.container.0.clone()) {
@@ -628,7 +628,12 @@ impl App {
             r.map(|r| r.height.saturating_sub(chrome) as usize)
                 .unwrap_or(1)
         };
-        let vh = inner(a.versions, 2 + 1 + super::versions::INFO_HEIGHT);
+        let info = a
+            .versions
+            .filter(|r| super::versions::has_info(r.height))
+            .map(|_| super::versions::INFO_HEIGHT)
+            .unwrap_or(0);
+        let vh = inner(a.versions, 2 + 1 + info);
         self.versions_nav.cursor = self.selected.min(self.versions.len().saturating_sub(1));
         tree::fit(
             &mut self.versions_nav.scroll,
@@ -636,7 +641,8 @@ impl App {
             self.versions.len(),
             vh,
         );
-        self.tree.fit(inner(a.graph, 2));
+        let notice = super::graph::notice(self).is_some() as u16;
+        self.tree.fit(inner(a.graph, 2 + notice));
         if let Some(c) = self.current() {
             let n = c.changes.len();
             let (cur, mut scroll) = (
@@ -653,6 +659,29 @@ impl App {
             let n = f.results.as_ref().map(|r| r.items.len()).unwrap_or(0);
             let h = layout::popup(self.size).height.saturating_sub(5) as usize;
             tree::fit(&mut f.scroll, f.cursor, n, h);
+        }
+        if let Some(area) = a.matrix {
+            let nv = self.versions.len();
+            if self.view == View::History {
+                let life = self
+                    .history_container()
+                    .and_then(|c| self.lifecycles.get(&c).cloned());
+                if let Some(l) = life {
+                    let (_, _, cols, rows) = super::history::geometry(self, &l, area);
+                    let nav = &mut self.history_nav;
+                    nav.row = nav.row.min(l.rows.len().saturating_sub(1));
+                    nav.col = nav.col.min(nv.saturating_sub(1));
+                    tree::fit(&mut nav.row_scroll, nav.row, l.rows.len(), rows);
+                    tree::fit(&mut nav.col_scroll, nav.col, nv, cols);
+                }
+            } else if self.view == View::Policy {
+                let ncols = 1 + self.matrix.as_ref().map(|m| m.columns.len()).unwrap_or(0);
+                let rows = super::policy::visible_rows(area);
+                let nav = &mut self.policy_nav;
+                nav.row = nav.row.min(nv.saturating_sub(1));
+                nav.col = nav.col.min(ncols - 1);
+                tree::fit(&mut nav.row_scroll, nav.row, nv, rows);
+            }
         }
     }
 

@@ -10,26 +10,7 @@ use ratatui::widgets::Widget;
 use super::action::View;
 use super::app::{App, Phase};
 use super::keys;
-
-/// The tab labels, right-aligned in the top bar.
-pub fn tabs(top: Rect) -> Vec<(View, Rect)> {
-    let labels: Vec<(View, String)> = View::ALL
-        .iter()
-        .enumerate()
-        .map(|(i, v)| (*v, format!(" {} {} ", i + 1, v.title())))
-        .collect();
-    let total: u16 = labels.iter().map(|(_, l)| l.chars().count() as u16).sum();
-    let mut x = top.right().saturating_sub(total);
-    labels
-        .into_iter()
-        .map(|(v, l)| {
-            let w = l.chars().count() as u16;
-            let r = Rect::new(x, top.y, w, 1);
-            x += w;
-            (v, r)
-        })
-        .collect()
-}
+use super::layout::tabs;
 
 fn short(name: &str) -> &str {
     name.rsplit('.').next().unwrap_or(name)
@@ -41,50 +22,93 @@ impl Widget for &TopBar<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let app = self.0;
         let t = &app.theme;
-        let mut spans = vec![
-            Span::styled(
-                " protolapse ",
-                t.title(true).add_modifier(Modifier::REVERSED),
-            ),
-            Span::raw(" "),
-            Span::styled(app.source.clone(), t.header()),
-        ];
-        if let Some(r) = &app.root {
-            spans.push(Span::styled("  root ", t.dim()));
-            spans.push(Span::raw(crate::sanitize::line(short(r))));
-        }
+        // Pieces in order of importance; the least important go first when space is short.
+        let mut pair: Vec<Span> = Vec::new();
         if let (Some(new), base) = (app.versions.get(app.selected), app.base_index()) {
-            spans.push(Span::styled("  ", t.dim()));
             if let Some(b) = base.and_then(|b| app.versions.get(b)) {
-                spans.push(Span::raw(crate::sanitize::line(&b.version.name)));
-                spans.push(Span::styled(" → ", t.dim()));
+                pair.push(Span::raw(crate::sanitize::line(&b.version.name)));
+                pair.push(Span::styled(" → ", t.dim()));
             }
-            spans.push(Span::styled(
+            pair.push(Span::styled(
                 crate::sanitize::line(&new.version.name),
                 t.header(),
             ));
-            if app.base.is_some() {
-                spans.push(Span::styled(" (base marked)", t.warn()));
-            }
         }
-        let tabs = tabs(area);
-        let tabs_x = tabs.first().map(|(_, r)| r.x).unwrap_or(area.right());
+        let marked = Span::styled(" (base marked)", t.warn());
+        let root: Vec<Span> = match &app.root {
+            Some(r) => vec![
+                Span::styled("root ", t.dim()),
+                Span::raw(crate::sanitize::line(short(r))),
+                Span::raw("  "),
+            ],
+            None => Vec::new(),
+        };
+        let name = Span::styled(
+            " protolapse ",
+            t.title(true).add_modifier(Modifier::REVERSED),
+        );
+        let source = Span::styled(format!(" {}  ", app.source), t.header());
+        let mut progress: Vec<Span> = Vec::new();
         match &app.phase {
             Phase::Reading => {
-                spans.push(Span::styled("  reading the repository…", t.accent()));
+                progress.push(Span::styled("  reading the repository…", t.accent()));
             }
             Phase::Compiling { done, total } => {
                 let width = 16usize;
                 let filled = if *total == 0 { 0 } else { done * width / total };
-                spans.push(Span::styled(
+                progress.push(Span::styled(
                     format!("  compiling {done}/{total} "),
                     t.accent(),
                 ));
-                spans.push(Span::styled("━".repeat(filled), t.accent()));
-                spans.push(Span::styled("─".repeat(width - filled), t.dim()));
+                progress.push(Span::styled("━".repeat(filled), t.accent()));
+                progress.push(Span::styled("─".repeat(width - filled), t.dim()));
             }
             Phase::Done | Phase::Failed(_) => {}
         }
+        let tabs = tabs(area);
+        let tabs_x = tabs.first().map(|(_, r)| r.x).unwrap_or(area.right());
+        let room = tabs_x.saturating_sub(area.x + 1) as usize;
+        let w = |v: &[Span]| v.iter().map(|s| s.width()).sum::<usize>();
+        let mut keep = (true, true, true, app.base.is_some());
+        loop {
+            let total = if keep.0 { name.width() } else { 1 }
+                + if keep.1 { source.width() } else { 0 }
+                + if keep.2 { w(&root) } else { 0 }
+                + w(&pair)
+                + if keep.3 { marked.width() } else { 0 }
+                + w(&progress);
+            if total <= room {
+                break;
+            }
+            if keep.3 {
+                keep.3 = false;
+            } else if keep.0 {
+                keep.0 = false;
+            } else if keep.1 {
+                keep.1 = false;
+            } else if keep.2 {
+                keep.2 = false;
+            } else {
+                break;
+            }
+        }
+        let mut spans = Vec::new();
+        if keep.0 {
+            spans.push(name);
+        } else {
+            spans.push(Span::raw(" "));
+        }
+        if keep.1 {
+            spans.push(source);
+        }
+        if keep.2 {
+            spans.extend(root);
+        }
+        spans.extend(pair);
+        if keep.3 {
+            spans.push(marked);
+        }
+        spans.extend(progress);
         let left = Rect::new(area.x, area.y, tabs_x.saturating_sub(area.x + 1), 1);
         Line::from(spans).render(left, buf);
         for (v, r) in tabs {

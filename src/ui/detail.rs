@@ -339,11 +339,19 @@ fn document(app: &App, width: usize) -> Vec<Line<'static>> {
     out.push(Line::from(head));
     out.extend(decl_lines(t, &s, c, width));
     if let Some(cm) = &s.comment {
-        for l in cm.lines().take(6) {
+        let lines: Vec<&str> = cm
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        for l in lines.iter().take(4) {
             out.push(Line::styled(
-                format!("// {}", crate::sanitize::line(l)),
+                format!("   {}", crate::sanitize::line(l)),
                 t.dim(),
             ));
+        }
+        if lines.len() > 4 {
+            out.push(Line::styled("   …", t.dim()));
         }
     }
     out.push(Line::raw(""));

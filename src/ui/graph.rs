@@ -115,6 +115,37 @@ pub fn empty_reason(app: &App) -> Option<Vec<Line<'static>>> {
     None
 }
 
+/// A warning above the tree when a side of the comparison compiled only in part.
+pub fn notice(app: &App) -> Option<Line<'static>> {
+    let c = app.current()?;
+    let sides = if c.first {
+        vec![&c.new]
+    } else {
+        vec![&c.old, &c.new]
+    };
+    let parts: Vec<String> = sides
+        .into_iter()
+        .filter(|s| s.compiled.status == Status::Partial)
+        .map(|s| {
+            format!(
+                "{} compiled {} of {} files",
+                crate::sanitize::line(&s.name),
+                s.compiled.files_ok,
+                s.compiled.files_total
+            )
+        })
+        .collect();
+    (!parts.is_empty()).then(|| {
+        Line::styled(
+            format!(
+                " ⚠ {}: what did not compile shows as absent, its changes unjudged",
+                parts.join(", ")
+            ),
+            app.theme.warn(),
+        )
+    })
+}
+
 /// Column widths for the visible rows.
 pub struct Cols {
     num: usize,
@@ -145,14 +176,10 @@ fn cols(rows: &[Row], width: usize) -> Cols {
 
 fn type_text(r: &Row) -> String {
     let n = &r.node;
-    let mut s = match &n.old_ty {
+    match &n.old_ty {
         Some(o) if n.sides == Sides::Both => format!("{o} → {}", n.ty),
         _ => n.ty.clone(),
-    };
-    if r.cycle {
-        s.push_str(" ↻");
     }
-    s
 }
 
 fn fit(s: &str, w: usize) -> String {
@@ -264,6 +291,17 @@ impl Widget for &GraphPane<'_> {
                 .render(inner, buf);
             return;
         }
+        let inner = match notice(app) {
+            Some(line) => {
+                line.render(Rect { height: 1, ..inner }, buf);
+                Rect {
+                    y: inner.y + 1,
+                    height: inner.height.saturating_sub(1),
+                    ..inner
+                }
+            }
+            None => inner,
+        };
         let rows = &app.tree.rows;
         if rows.is_empty() {
             if cmp.is_none() {

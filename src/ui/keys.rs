@@ -114,9 +114,7 @@ pub struct Binding {
 
 use Context::*;
 
-const NAV: &[Context] = &[
-    Versions, Graph, Detail, Changes, History, Policy, Help, Finder,
-];
+const NAV: &[Context] = &[Versions, Graph, Detail, Changes, History, Policy, Help];
 const PANES: &[Context] = &[Versions, Graph, Detail, Changes];
 
 /// The table. Order matters: the first match wins, and the footer shows bindings in order.
@@ -493,7 +491,13 @@ mod tests {
             Some(Command::Quit)
         );
         // In the finder, letters are text, not commands.
-        assert_eq!(command(Finder, &press(KeyCode::Char('q'))), None);
+        for ch in [
+            'q', 'j', 'k', 'g', 'G', 'h', 'l', 'e', 'f', 'n', '1', '/', '?',
+        ] {
+            let shifted = KeyEvent::new(KeyCode::Char(ch), KeyModifiers::SHIFT);
+            assert_eq!(command(Finder, &press(KeyCode::Char(ch))), None, "{ch}");
+            assert_eq!(command(Finder, &shifted), None, "{ch}");
+        }
         assert_eq!(command(Finder, &press(KeyCode::Esc)), Some(Command::Back));
         let shift_g = KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT);
         assert_eq!(command(Versions, &shift_g), Some(Command::End));

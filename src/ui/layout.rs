@@ -81,3 +81,23 @@ pub fn popup(size: Rect) -> Rect {
     let h = size.height.saturating_sub(4).max(8);
     centered(size, w, h)
 }
+
+/// The tab labels, right-aligned in the top bar.
+pub fn tabs(top: Rect) -> Vec<(View, Rect)> {
+    let labels: Vec<(View, String)> = View::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (*v, format!(" {} {} ", i + 1, v.title())))
+        .collect();
+    let total: u16 = labels.iter().map(|(_, l)| l.chars().count() as u16).sum();
+    let mut x = top.right().saturating_sub(total);
+    labels
+        .into_iter()
+        .map(|(v, l)| {
+            let w = l.chars().count() as u16;
+            let r = Rect::new(x, top.y, w, 1);
+            x += w;
+            (v, r)
+        })
+        .collect()
+}

@@ -143,6 +143,14 @@ impl App {
     }
 
     fn set_view(&mut self, v: View) {
+        if v != self.view {
+            // The matrices open on the selected version.
+            match v {
+                View::History => self.history_nav.col = self.selected,
+                View::Policy => self.policy_nav.row = self.selected,
+                _ => {}
+            }
+        }
         self.view = v;
         self.focus = match v {
             View::Graph => Pane::Graph,
@@ -314,6 +322,15 @@ impl App {
         }
     }
 
+    /// Shows `name` (a type, field, value or rpc) in the graph view, as a jump would.
+    pub fn show(&mut self, name: &str) {
+        self.jump_in_tree(name);
+        self.update(super::action::Action::Resize(
+            self.size.width,
+            self.size.height,
+        ));
+    }
+
     /// Puts the cursor on `name` in the graph; when the root does not reach it, makes the
     /// message that holds it the root (once) and tries again when that comparison arrives.
     pub(super) fn jump_in_tree(&mut self, name: &str) {
@@ -396,7 +413,7 @@ impl App {
         }
         let a = self.areas();
         if a.top.contains(pos) && kind == Mouse::Click {
-            for (v, r) in super::chrome::tabs(a.top) {
+            for (v, r) in layout::tabs(a.top) {
                 if r.contains(pos) {
                     self.set_view(v);
                 }
@@ -437,8 +454,9 @@ impl App {
                             }
                         }
                     }
-                    Pane::Graph if row >= top => {
-                        let i = self.tree.scroll + (row - top) as usize;
+                    Pane::Graph if row >= top + super::graph::notice(self).is_some() as u16 => {
+                        let first = top + super::graph::notice(self).is_some() as u16;
+                        let i = self.tree.scroll + (row - first) as usize;
                         if i < self.tree.rows.len() {
                             if i == self.tree.cursor {
                                 self.enter();

@@ -152,15 +152,18 @@ impl Widget for &PolicyPane<'_> {
         let note = match &app.matrix {
             None if app.project.is_some() => Some("evaluating every policy…".to_string()),
             None => None,
-            Some(m) => Some(format!(
-                "policies at the {} level; the full names: {}",
-                m.level,
-                m.columns
-                    .iter()
-                    .map(|c| format!("{}={}", short_policy(&c.name), c.name))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            )),
+            Some(m) => Some(
+                match nav.col.checked_sub(1).and_then(|c| m.columns.get(c)) {
+                    Some(c) => format!(
+                        "{} = {} at the {} level",
+                        short_policy(&c.name),
+                        c.name,
+                        m.level
+                    ),
+                    None => "SEMVER: the version's bump is at least what its changes require"
+                        .to_string(),
+                },
+            ),
         };
         let failing = if nav.col == 0 {
             f.versions

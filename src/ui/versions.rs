@@ -25,6 +25,22 @@ pub fn has_info(height: u16) -> bool {
 
 pub struct VersionsPane<'a>(pub &'a App);
 
+fn name_width(app: &App) -> usize {
+    app.versions
+        .iter()
+        .map(|v| v.version.name.chars().count())
+        .max()
+        .unwrap_or(7)
+        .clamp(7, 18)
+}
+
+/// The width the pane needs for every column, borders included: marker 2, name, date 11,
+/// bump 6, need 6, semver and hazard 4, [policy 2], status 7, borders 2.
+pub fn width_wanted(app: &App) -> u16 {
+    let policy = if app.settings.policy.is_some() { 2 } else { 0 };
+    (2 + name_width(app) + 1 + 11 + 6 + 6 + 4 + policy + 7 + 2) as u16
+}
+
 fn bump_text(b: Option<Bump>) -> &'static str {
     match b {
         None => "",
@@ -63,24 +79,16 @@ impl Widget for &VersionsPane<'_> {
         let list_h = inner
             .height
             .saturating_sub(1 + if info { INFO_HEIGHT } else { 0 });
-        let name_w = app
-            .versions
-            .iter()
-            .map(|v| v.version.name.chars().count())
-            .max()
-            .unwrap_or(7)
-            .clamp(7, 18);
+        let name_w = name_width(app);
         let policy = app.settings.policy.is_some();
-        // marker, name, [date], bump, need, semver, [policy], status
-        let fixed = 2 + name_w + 1 + 5 + 1 + 5 + 1 + 2 + if policy { 4 } else { 0 } + 4;
-        let date = (inner.width as usize) >= fixed + 11;
+        let date = inner.width >= width_wanted(app) - 2;
         let mut header = format!("  {} ", pad("VERSION", name_w));
         if date {
             header.push_str(&pad("DATE", 11));
         }
-        header.push_str("BUMP  NEED  SV");
+        header.push_str("BUMP  NEED  SV ");
         if policy {
-            header.push_str("  POL");
+            header.push_str("P ");
         }
         Line::styled(header, t.header()).render(Rect { height: 1, ..inner }, buf);
         let facts = |i: usize| -> Option<&VersionFacts> { app.facts.as_ref()?.versions.get(i) };
@@ -138,16 +146,15 @@ impl Widget for &VersionsPane<'_> {
             spans.push(match f.and_then(|f| f.semver) {
                 Some(SemverVerdict::Ok) => Span::styled("✓ ", t.ok()),
                 Some(SemverVerdict::TooSmall) => Span::styled("✗ ", t.bad()),
-                Some(SemverVerdict::LargerThanNeeded) => Span::styled("↑ ", t.warn()),
+                Some(SemverVerdict::LargerThanNeeded) => Span::styled("✓ ", t.dim()),
                 _ => Span::raw("  "),
             });
             spans.push(if f.is_some_and(|f| !f.hazards.is_empty()) {
-                Span::styled("!", t.warn())
+                Span::styled("! ", t.warn())
             } else {
-                Span::raw(" ")
+                Span::raw("  ")
             });
             if policy {
-                spans.push(Span::raw("  "));
                 spans.push(match f.and_then(|f| f.policy) {
                     Some(true) => Span::styled("✓ ", t.ok()),
                     Some(false) => Span::styled("✗ ", t.bad()),
@@ -155,12 +162,12 @@ impl Widget for &VersionsPane<'_> {
                 });
             }
             spans.push(match (&v.compiled, status) {
-                (None, _) => Span::styled(" …", t.dim()),
-                (Some(_), Some(Status::Failed)) => Span::styled(" ✗ no build", t.bad()),
+                (None, _) => Span::styled("…", t.dim()),
+                (Some(_), Some(Status::Failed)) => Span::styled("✗ fails", t.bad()),
                 (Some(c), Some(Status::Partial)) => {
-                    Span::styled(format!(" ⚠ {}/{}", c.files_ok, c.files_total), t.warn())
+                    Span::styled(format!("⚠{}/{}", c.files_ok, c.files_total), t.warn())
                 }
-                _ if v.unchanged_since.is_some() => Span::styled(" =", t.dim()),
+                _ if v.unchanged_since.is_some() => Span::styled("=", t.dim()),
                 _ => Span::raw(""),
             });
             let y = inner.y + 1 + row as u16;
