@@ -122,6 +122,10 @@ enum Command {
         /// Generate a synthetic history instead: N tags, M files, K files changed per tag.
         #[arg(long, value_name = "N,M,K")]
         synthetic: Option<String>,
+        /// Root for the UI figures (default: protolapse.toml's, else the message or service
+        /// of the newest version that reaches the most types).
+        #[arg(long, value_name = "MSG")]
+        root: Option<String>,
     },
 }
 
@@ -404,11 +408,16 @@ fn run_command(cli: Cli) -> Result<bool> {
                 }
             }
         }
-        Some(Command::Bench { source, synthetic }) => crate::bench::run(
+        Some(Command::Bench {
+            source,
+            synthetic,
+            root,
+        }) => crate::bench::run(
             source.repo.as_deref(),
             source.flags.demo,
             synthetic.as_deref(),
             &options(&source, &Config::default(), false),
+            root,
         )
         .map(|_| true),
     }

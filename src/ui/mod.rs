@@ -14,6 +14,7 @@
 
 pub mod action;
 pub mod app;
+pub mod bench;
 mod changes;
 mod chrome;
 mod detail;
