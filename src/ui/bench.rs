@@ -173,8 +173,10 @@ pub fn measure(
         |a: &App| matches!(&a.overlay, Overlay::Finder(f) if f.results.is_some()),
     )?);
     let mut typed: Vec<Press> = Vec::new();
-    for (i, ch) in "field".chars().enumerate() {
-        let want = "field"[..=i].to_string();
+    let mut want = String::new();
+    for ch in "field".chars() {
+        want.push(ch);
+        let want = want.clone();
         typed.push(d.press(
             "finder: type a letter",
             Action::Type(ch),
