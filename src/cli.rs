@@ -367,7 +367,7 @@ fn run_command(cli: Cli) -> Result<bool> {
             config
                 .ignores()
                 .map_err(|e| anyhow!("{}: {e}", protolapse::config::FILE_NAME))?
-                .apply(&mut changes, sb);
+                .apply(&mut changes, sb, true);
             let (on, nn) = (a.version.name.as_str(), b.version.name.as_str());
             let text = match format {
                 LogFormat::Text => report::diff::to_text(on, nn, root.as_deref(), &changes),

@@ -231,14 +231,26 @@ fn facts_carry_the_analysis_semver_verdicts_and_hazards() {
     assert_eq!(at("v1.1.0").bump, Some(Bump::Minor));
     assert!(at("v1.1.0").reason.is_some());
     assert_eq!(at("v1.0.0").semver, Some(SemverVerdict::Ok));
+    // After the broken v1.2.0, v2.0.0 compares with v1.1.1.
+    assert_eq!(at("v2.0.0").previous, Some(index(p, "v1.1.1")));
     assert!(at("v1.1.0").worst.is_some() && at("v1.1.0").changes > 0);
     // The reuse of removed numbers is a history-wide hazard of v1.1.1.
     assert!(!at("v1.1.1").hazards.is_empty(), "{:?}", at("v1.1.1"));
     // While loading, the headers alone give the same previous versions.
+    let failed: Vec<_> = p
+        .versions
+        .iter()
+        .map(protolapse::explore::compare::failed_files)
+        .collect();
     let headers: Vec<_> = p
         .versions
         .iter()
-        .map(|v| (&v.version, Some(v.compiled.status)))
+        .zip(&failed)
+        .map(|(v, f)| facts::Header {
+            version: &v.version,
+            status: Some(v.compiled.status),
+            failed_files: f,
+        })
         .collect();
     for i in 0..p.versions.len() {
         assert_eq!(

@@ -122,3 +122,117 @@ fn opentelemetry_history_loads_completely() {
     );
     assert_eq!(p.stats.compile.sets_compiled, 30);
 }
+
+/// The whole-history analysis on opentelemetry-proto: what its history really did.
+#[test]
+fn opentelemetry_history_is_judged() {
+    use protolapse::policy::{
+        self, HazardKind, IgnoreRule, Ignores, Policy, SemverVerdict, Settings,
+    };
+    let Some(bundle) = fixture("opentelemetry-proto.bundle") else {
+        return;
+    };
+    let dir = clone(&bundle);
+    let p = load::load(
+        &dir.path().join("repo"),
+        &HistoryOptions::default(),
+        |_, _| {},
+    )
+    .unwrap();
+    let a = policy::analyze(
+        &p,
+        &Settings {
+            policy: Some(Policy::BackwardTransitive),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let at = |name: &str| {
+        let i = p
+            .versions
+            .iter()
+            .position(|v| v.version.name == name)
+            .unwrap();
+        &a.versions[i]
+    };
+    // v1.0.0 re-tagged v0.20.0's schema.
+    assert!(at("v1.0.0").semver.unchanged);
+    assert_eq!(at("v1.0.0").semver.verdict, SemverVerdict::Ok);
+    // The development "profiles" packages broke in minor releases (CHANGELOG 1.4.0: renamed
+    // v1experimental -> v1development, Sample.label and Location.type_index dropped; 1.5.0:
+    // Profile.attributes removed).
+    for v in ["v1.4.0", "v1.5.0", "v1.6.0"] {
+        assert_eq!(at(v).semver.verdict, SemverVerdict::TooSmall, "{v}");
+        assert!(
+            at(v)
+                .semver
+                .deciding
+                .iter()
+                .all(|c| c.element.contains("profiles")),
+            "{v}"
+        );
+    }
+    // Profile.original_payload went bytes -> string -> bytes.
+    let reverted = a
+        .hazards
+        .iter()
+        .find(|h| h.kind == HazardKind::TypeReverted)
+        .expect("a reverted type");
+    assert_eq!(
+        reverted.element,
+        "opentelemetry.proto.profiles.v1development.Profile.original_payload"
+    );
+    assert_eq!(reverted.versions, ["v1.6.0", "v1.8.0", "v1.9.0"]);
+    // Transitively, 1.x is not backward compatible with the 0.x protocol it replaced.
+    assert!(!at("v1.11.0").policy.as_ref().unwrap().pass);
+    // InstrumentationLibrarySpans -> ScopeSpans (v0.15.0) differs in field names only: safe
+    // on the wire, not a break.
+    let renamed = at("v0.15.0")
+        .changes
+        .as_ref()
+        .unwrap()
+        .iter()
+        .find(|c| {
+            c.element == "opentelemetry.proto.trace.v1.ResourceSpans.scope_spans"
+                && c.rule == "FIELD_MESSAGE_TYPE_CHANGED"
+        })
+        .unwrap();
+    assert_eq!(
+        renamed.verdict.wire.backward,
+        protolapse::rules::Severity::Safe
+    );
+
+    // Ignore the development packages, as the project itself does (CHANGELOG 1.4.0, #576:
+    // "exclude Profiles protocol from breaking-changes"): 1.x is then clean.
+    let dev = |g: &str| IgnoreRule {
+        rule: None,
+        path: Some(glob::Pattern::new(g).unwrap()),
+        element: None,
+        reason: Some("development".into()),
+    };
+    let a = policy::analyze(
+        &p,
+        &Settings {
+            policy: Some(Policy::BackwardTill("v1.0.0".into())),
+            ignores: Ignores {
+                rules: vec![
+                    dev("opentelemetry/proto/profiles/**"),
+                    dev("opentelemetry/proto/collector/profiles/**"),
+                ],
+            },
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    for (v, r) in p.versions.iter().zip(&a.versions) {
+        if v.version.semver.as_ref().is_some_and(|s| s.major >= 1) {
+            assert!(r.policy.as_ref().unwrap().pass, "{}", v.version.name);
+            assert_ne!(
+                r.semver.verdict,
+                SemverVerdict::TooSmall,
+                "{}",
+                v.version.name
+            );
+        }
+    }
+}

@@ -90,6 +90,15 @@ fn each_dependency_stays_in_its_layer() {
         {
             bad.push(format!("{path}: rules see only schema and diff"));
         }
+        if path.starts_with("src/policy/")
+            && (text.contains("crate::report")
+                || text.contains("crate::config")
+                || text.contains("git2"))
+        {
+            bad.push(format!(
+                "{path}: policy judges data; it neither renders nor reads config or git"
+            ));
+        }
         if path.starts_with("src/schema/") && text.contains("crate::history") {
             bad.push(format!("{path}: schema must not see git history"));
         }

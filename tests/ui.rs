@@ -168,8 +168,9 @@ fn snapshot_graph_view() {
     let mut app = rich(120, 40, COLOR);
     go_to(&mut app, "physics.v1.Reading.milli_kelvin");
     snap!("graph_120x40", app);
-    let latest = demo(120, 40, Some("FlightPath"), COLOR);
-    snap!("graph_partial_base_120x40", latest);
+    let mut partial = demo(120, 40, Some("FlightPath"), COLOR);
+    pair(&mut partial, "v1.1.1", "v1.2.0");
+    snap!("graph_partial_version_120x40", partial);
     let mut small = rich(80, 24, COLOR);
     go_to(&mut small, "physics.v1.FlightPath.passengers");
     snap!("graph_80x24", small);

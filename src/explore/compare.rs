@@ -48,15 +48,9 @@ impl Side {
 
 /// The files of a partial version that did not compile.
 pub fn failed_files(loaded: &crate::load::Loaded) -> BTreeSet<String> {
-    if loaded.compiled.status != crate::schema::Status::Partial {
-        return BTreeSet::new();
-    }
-    loaded
-        .version
-        .files
-        .iter()
-        .filter(|f| !loaded.compiled.schema.content.files.contains_key(&f.path))
-        .map(|f| f.path.clone())
+    crate::policy::failed_files(loaded)
+        .into_iter()
+        .map(str::to_string)
         .collect()
 }
 
@@ -627,7 +621,7 @@ impl Comparison {
             let pairing = diff::pair_from_root(oc, nc, root);
             rules::check(&pairing, &old.compiled.schema, &new.compiled.schema)
         };
-        ignores.apply(&mut changes, &new.compiled.schema);
+        ignores.apply(&mut changes, &new.compiled.schema, true);
         for side in [&new, &old] {
             for c in changes.iter_mut().filter(|c| c.ignored.is_none()) {
                 if let Some(f) = change_files(c)

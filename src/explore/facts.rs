@@ -6,6 +6,8 @@
 //! The UI reads only [`Facts`] and [`PolicyMatrix`]; [`analyze`] and [`policy_matrix`] fill
 //! them (in a worker).
 
+use std::collections::BTreeSet;
+
 use crate::history::{Version, VersionKind};
 use crate::load::Project;
 use crate::policy::{self, Comparer, Policy, SemverVerdict, Settings};
@@ -63,33 +65,67 @@ pub struct PolicyMatrix {
     pub columns: Vec<PolicyColumn>,
 }
 
+/// What the UI knows of a version while the history loads: its header, its compile status
+/// once compiled, and the files that did not compile.
+pub struct Header<'a> {
+    pub version: &'a Version,
+    pub status: Option<Status>,
+    pub failed_files: &'a BTreeSet<String>,
+}
+
 /// The version `i` is compared with while the analysis is not there yet, from the headers
-/// and compile status alone: the greatest earlier tagged release (a pre-release: the greatest
-/// earlier version) that compiled; without a version number, the nearest earlier version
-/// that compiled. The analysis (`policy::semver::previous_to_compare`) has the last word.
-pub fn previous_while_loading(versions: &[(&Version, Option<Status>)], i: usize) -> Option<usize> {
+/// alone, by the rule of `policy::semver::previous_to_compare` (which has the last word once
+/// the analysis arrives): among the earlier tagged versions that compiled, the greatest below
+/// it (releases only, for a release) that compiled every file this one compiled; without a
+/// version number, the nearest earlier one; a revision or the working tree: the latest release.
+pub fn previous_while_loading(versions: &[Header<'_>], i: usize) -> Option<usize> {
     let compiled = |j: usize| {
         versions
             .get(j)
-            .and_then(|v| v.1)
+            .and_then(|v| v.status)
             .is_some_and(|s| s != Status::Failed)
     };
-    let (v, _) = versions.get(i)?;
-    let before = || (0..i).rev().find(|&j| compiled(j));
-    let Some(cur) = (v.kind == VersionKind::Tag)
-        .then_some(v.semver.as_ref())
-        .flatten()
-    else {
-        return before();
+    let v = versions.get(i)?;
+    let covers = |j: usize| {
+        versions
+            .get(j)
+            .is_some_and(|w| w.failed_files.is_subset(v.failed_files))
     };
-    versions
-        .iter()
-        .enumerate()
-        .filter(|&(j, (w, _))| j != i && compiled(j) && w.kind == VersionKind::Tag)
-        .filter_map(|(j, (w, _))| w.semver.as_ref().map(|s| (j, s)))
-        .filter(|(_, s)| s.cmp_precedence(cur).is_lt() && (s.pre.is_empty() || !cur.pre.is_empty()))
-        .max_by(|a, b| a.1.cmp_precedence(b.1).then_with(|| b.0.cmp(&a.0)))
-        .map(|(j, _)| j)
+    let pick = |list: Vec<usize>| {
+        list.iter()
+            .copied()
+            .find(|&j| covers(j))
+            .or(list.first().copied())
+    };
+    let before = || pick((0..i).rev().filter(|&j| compiled(j)).collect());
+    let tags = |filter: &dyn Fn(&semver::Version) -> bool| -> Vec<(usize, &semver::Version)> {
+        versions
+            .iter()
+            .enumerate()
+            .filter(|&(j, w)| j != i && compiled(j) && w.version.kind == VersionKind::Tag)
+            .filter_map(|(j, w)| w.version.semver.as_ref().map(|s| (j, s)))
+            .filter(|(_, s)| filter(s))
+            .collect()
+    };
+    match (v.version.kind, &v.version.semver) {
+        (VersionKind::Tag, Some(cur)) => {
+            let mut c = tags(&|s| {
+                s.cmp_precedence(cur).is_lt() && (s.pre.is_empty() || !cur.pre.is_empty())
+            });
+            c.sort_by(|a, b| b.1.cmp_precedence(a.1).then_with(|| a.0.cmp(&b.0)));
+            pick(c.into_iter().map(|(j, _)| j).collect())
+        }
+        (VersionKind::Tag, None) => before(),
+        _ => {
+            let greatest = |release_only: bool| {
+                tags(&|s| !release_only || s.pre.is_empty())
+                    .into_iter()
+                    .max_by(|a, b| a.1.cmp_precedence(b.1).then_with(|| b.0.cmp(&a.0)))
+                    .map(|(j, _)| j)
+            };
+            greatest(true).or_else(|| greatest(false)).or_else(before)
+        }
+    }
 }
 
 /// Judges every version with `settings` (its root already resolved to a full name).

@@ -41,11 +41,17 @@ impl Ignores {
         self.rules.is_empty()
     }
 
-    /// Marks every change an ignore covers; `new` holds the inline directives.
-    pub fn apply(&self, changes: &mut [Change], new: &Schema) {
+    /// Marks every change an ignore covers; `new` holds the inline directives (looked up
+    /// only when `inline` says it has some).
+    pub fn apply(&self, changes: &mut [Change], new: &Schema, inline_directives: bool) {
+        if self.rules.is_empty() && !inline_directives {
+            return;
+        }
         for c in changes.iter_mut() {
             if c.ignored.is_none() {
-                c.ignored = self.configured(c).or_else(|| inline(c, new));
+                c.ignored = self
+                    .configured(c)
+                    .or_else(|| inline_directives.then(|| inline(c, new)).flatten());
             }
         }
     }

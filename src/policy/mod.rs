@@ -98,20 +98,54 @@ pub fn resolve_root_in(project: &Project, root: &str) -> Result<String, PolicyEr
     }
 }
 
-/// Changes per (old, new) pair of canonical version indices.
-type PairCache = HashMap<(usize, usize), Arc<Vec<Change>>>;
+/// What a policy needs to know of one pair: per level and direction, the worst verdict
+/// and how many changes warn (hazard or lossy), over the changes that count (not ignored,
+/// not in a file that failed to compile); and whether anything but comments changed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PairSummary {
+    /// `[level][direction]`: level 0 wire, 1 json; direction 0 backward, 1 forward.
+    pub worst: [[Severity; 2]; 2],
+    pub warnings: [[u32; 2]; 2],
+    /// Some change other than a comment counts.
+    pub changed: bool,
+}
 
-/// Compares versions of one project in one scope, each pair of distinct contents once.
+impl PairSummary {
+    fn of(changes: &[Change]) -> PairSummary {
+        let mut s = PairSummary::default();
+        for c in changes.iter().filter(|c| c.ignored.is_none()) {
+            s.changed |= c.rule != "COMMENT_CHANGED";
+            for (l, d) in [(0, c.verdict.wire), (1, c.verdict.json)] {
+                for (k, sev) in [(0, d.backward), (1, d.forward)] {
+                    s.worst[l][k] = s.worst[l][k].max(sev);
+                    if matches!(sev, Severity::Hazard | Severity::Lossy) {
+                        s.warnings[l][k] += 1;
+                    }
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Summaries per (old, new) pair of representative version indices.
+type PairCache = HashMap<(usize, usize), PairSummary>;
+
+/// Compares versions of one project in one scope.
 ///
-/// `changes(a, b)` is the full list for the actual pair (locations and inline ignores from
-/// those two versions); `verdict_changes(a, b)` may come from another pair with the same
-/// contents, which is all a policy needs to know.
+/// `changes(a, b)` is the full list for a pair (locations, ignores and inline directives of
+/// those two versions). `summary(a, b)` is what a policy needs, computed once per pair of
+/// distinct contents and kept small, so that transitive policies over hundreds of versions
+/// stay affordable in time and memory.
 pub struct Comparer<'p> {
     versions: &'p [Loaded],
     root: Option<String>,
     ignores: Ignores,
     /// Index of the earliest version with the same content (itself when none).
     canon: Vec<usize>,
+    /// The version whose summaries stand for this one's: its canonical version when both
+    /// judge the same way (no inline directives, the same files failed), else itself.
+    representative: Vec<usize>,
     /// Whether a version's comments hold any `protolapse:ignore` directive.
     directives: Vec<bool>,
     /// Per version, the files found but not compiled (a partial version): their changes
@@ -124,7 +158,7 @@ impl<'p> Comparer<'p> {
     /// `root` must be a resolved full name (see [`resolve_root_in`]).
     pub fn new(project: &'p Project, root: Option<String>, ignores: Ignores) -> Comparer<'p> {
         let versions = &project.versions[..];
-        let canon = versions
+        let canon: Vec<usize> = versions
             .iter()
             .enumerate()
             .map(|(i, v)| {
@@ -135,7 +169,7 @@ impl<'p> Comparer<'p> {
             })
             .collect();
         let mut seen: HashMap<*const crate::schema::docs::FileDocs, bool> = HashMap::new();
-        let directives = versions
+        let directives: Vec<bool> = versions
             .iter()
             .map(|v| {
                 v.compiled.schema.docs.values().any(|d| {
@@ -145,18 +179,18 @@ impl<'p> Comparer<'p> {
                 })
             })
             .collect();
-        let failed_files = versions
+        let failed_files: Vec<BTreeSet<String>> = versions
             .iter()
-            .map(|v| {
-                if v.compiled.status != Status::Partial {
-                    return BTreeSet::new();
+            .map(|v| failed_files(v).into_iter().map(str::to_string).collect())
+            .collect();
+        let representative = (0..versions.len())
+            .map(|i| {
+                let c = canon[i];
+                if !directives[i] && !directives[c] && failed_files[i] == failed_files[c] {
+                    c
+                } else {
+                    i
                 }
-                v.version
-                    .files
-                    .iter()
-                    .filter(|f| !v.compiled.schema.content.files.contains_key(&f.path))
-                    .map(|f| f.path.clone())
-                    .collect()
             })
             .collect();
         Comparer {
@@ -164,6 +198,7 @@ impl<'p> Comparer<'p> {
             root,
             ignores,
             canon,
+            representative,
             directives,
             failed_files,
             cache: Mutex::new(HashMap::new()),
@@ -195,7 +230,7 @@ impl<'p> Comparer<'p> {
     /// compile.
     pub fn changes(&self, old: usize, new: usize) -> Option<Vec<Change>> {
         let (a, b) = (self.schema(old)?, self.schema(new)?);
-        let mut changes = raw_changes(a, b, self.root.as_deref());
+        let mut changes = raw_changes(a, b, self.root.as_deref(), true);
         self.mark(&mut changes, old, new);
         Some(changes)
     }
@@ -203,7 +238,8 @@ impl<'p> Comparer<'p> {
     /// Applies ignores, and marks the changes in files that did not compile on either side.
     fn mark(&self, changes: &mut [Change], old: usize, new: usize) {
         if let Some(schema) = self.schema(new) {
-            self.ignores.apply(changes, schema);
+            let inline = self.directives.get(new).copied().unwrap_or(false);
+            self.ignores.apply(changes, schema, inline);
         }
         for i in [new, old] {
             let Some(failed) = self.failed_files.get(i).filter(|f| !f.is_empty()) else {
@@ -218,36 +254,27 @@ impl<'p> Comparer<'p> {
         }
     }
 
-    /// The changes between the contents of `old` and `new`, computed once per pair of
-    /// contents (locations may come from versions with the same content); ignores applied
-    /// with `new`'s inline directives.
-    pub fn verdict_changes(&self, old: usize, new: usize) -> Option<Arc<Vec<Change>>> {
-        let (ca, cb) = (*self.canon.get(old)?, *self.canon.get(new)?);
+    /// What a policy needs of the pair `old` -> `new`; None when either did not compile.
+    pub fn summary(&self, old: usize, new: usize) -> Option<PairSummary> {
+        let key = (
+            *self.representative.get(old)?,
+            *self.representative.get(new)?,
+        );
+        self.schema(old)?;
         self.schema(new)?;
-        let raw = self.cached(ca, cb)?;
-        let plain = |i: usize| {
-            !self.directives.get(i).copied().unwrap_or(false)
-                && self.failed_files.get(i).is_none_or(BTreeSet::is_empty)
-        };
-        if self.ignores.is_empty() && plain(new) && plain(old) {
-            return Some(raw);
+        if self.canon[key.0] == self.canon[key.1] && key.0 == key.1 {
+            return Some(PairSummary::default());
         }
-        let mut changes = (*raw).clone();
-        self.mark(&mut changes, old, new);
-        Some(Arc::new(changes))
-    }
-
-    fn cached(&self, a: usize, b: usize) -> Option<Arc<Vec<Change>>> {
-        if let Some(c) = self.lock().get(&(a, b)) {
-            return Some(c.clone());
+        if let Some(s) = self.lock().get(&key) {
+            return Some(*s);
         }
-        let changes = Arc::new(raw_changes(
-            self.schema(a)?,
-            self.schema(b)?,
-            self.root.as_deref(),
-        ));
-        self.lock().insert((a, b), changes.clone());
-        Some(changes)
+        let (a, b) = (self.schema(key.0)?, self.schema(key.1)?);
+        // Comments never change a verdict: skip comparing them.
+        let mut changes = raw_changes(a, b, self.root.as_deref(), false);
+        self.mark(&mut changes, key.0, key.1);
+        let s = PairSummary::of(&changes);
+        self.lock().insert(key, s);
+        Some(s)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, PairCache> {
@@ -255,11 +282,13 @@ impl<'p> Comparer<'p> {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Computes the given pairs (by content) on every core, so that later lookups are hits.
+    /// Computes the summaries of the given pairs on every core, so that later lookups hit.
     pub fn prefetch(&self, pairs: &[(usize, usize)]) {
         let mut todo: Vec<(usize, usize)> = pairs
             .iter()
-            .filter_map(|&(a, b)| Some((*self.canon.get(a)?, *self.canon.get(b)?)))
+            .filter_map(|&(a, b)| {
+                Some((*self.representative.get(a)?, *self.representative.get(b)?))
+            })
             .filter(|&(a, b)| a != b && self.schema(a).is_some() && self.schema(b).is_some())
             .collect();
         todo.sort_unstable();
@@ -274,7 +303,7 @@ impl<'p> Comparer<'p> {
             .min(todo.len());
         if threads <= 1 {
             for (a, b) in todo {
-                self.cached(a, b);
+                self.summary(a, b);
             }
             return;
         }
@@ -285,12 +314,25 @@ impl<'p> Comparer<'p> {
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                         let Some(&(a, b)) = todo.get(i) else { break };
-                        self.cached(a, b);
+                        self.summary(a, b);
                     }
                 });
             }
         });
     }
+}
+
+/// The files of a version that were found but did not compile (import paths).
+pub fn failed_files(v: &Loaded) -> BTreeSet<&str> {
+    if v.compiled.status != Status::Partial {
+        return BTreeSet::new();
+    }
+    v.version
+        .files
+        .iter()
+        .filter(|f| !v.compiled.schema.content.files.contains_key(&f.path))
+        .map(|f| f.path.as_str())
+        .collect()
 }
 
 /// The files a change is located in (its locations, and the element of a file rule).
@@ -303,10 +345,18 @@ pub fn change_files(c: &Change) -> Vec<&str> {
         .collect()
 }
 
-/// `rules::check` in the given scope; a root that neither version has yields nothing.
-fn raw_changes(old: &Schema, new: &Schema, root: Option<&str>) -> Vec<Change> {
+/// `rules::check` in the given scope (comments compared or not); a root that neither
+/// version has yields nothing.
+fn raw_changes(old: &Schema, new: &Schema, root: Option<&str>, comments: bool) -> Vec<Change> {
+    let check = |p: &crate::diff::Pairing<'_>| {
+        if comments {
+            rules::check(p, old, new)
+        } else {
+            rules::check_verdicts(p, old, new)
+        }
+    };
     match root {
-        None => rules::check(&pair_whole(&old.content, &new.content), old, new),
+        None => check(&pair_whole(&old.content, &new.content)),
         Some(r) => {
             let has = |s: &Schema| {
                 s.content.messages.contains_key(r) || s.content.services.contains_key(r)
@@ -314,7 +364,7 @@ fn raw_changes(old: &Schema, new: &Schema, root: Option<&str>) -> Vec<Change> {
             if !has(old) && !has(new) {
                 return Vec::new();
             }
-            rules::check(&pair_from_root(&old.content, &new.content, r), old, new)
+            check(&pair_from_root(&old.content, &new.content, r))
         }
     }
 }

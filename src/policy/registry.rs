@@ -7,7 +7,6 @@
 //! new one (the `forward` cell). A `breaking` cell fails; `hazard` and `lossy` cells warn, and
 //! fail under `strict`. Ignored changes count for nothing.
 
-use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
 
@@ -242,9 +241,9 @@ pub struct PolicyResult {
     pub failed_against: Vec<String>,
     /// Versions it was checked against, nearest first.
     pub checked: Vec<String>,
-    /// Distinct hazard or lossy changes (by rule and element) that warn (fail under strict).
+    /// Hazard or lossy changes that warn (and would fail under strict), against the
+    /// nearest version it passes with warnings.
     pub warnings: usize,
-    pub first_warning: Option<Violation>,
     /// Why there was nothing (or not everything) to check.
     pub note: Option<String>,
 }
@@ -260,7 +259,6 @@ impl PolicyResult {
             failed_against: Vec::new(),
             checked: Vec::new(),
             warnings: 0,
-            first_warning: None,
             note: None,
         }
     }
@@ -361,44 +359,26 @@ pub fn evaluate(
         });
         return out;
     }
-    let mut warned = BTreeSet::new();
+    let l = match level {
+        Level::Wire => 0,
+        Level::Json => 1,
+    };
     for (j, backward, forward) in reqs {
         let name = &versions[j].version.name;
-        let Some(changes) = cmp.verdict_changes(j, subject) else {
+        let Some(s) = cmp.summary(j, subject) else {
             continue;
         };
         out.checked.push(name.clone());
-        let mut failed = None;
-        for c in changes.iter().filter(|c| c.ignored.is_none()) {
-            let worst = if matches!(policy, Policy::DenyAll) {
-                (c.rule != "COMMENT_CHANGED").then_some((Direction::Any, Severity::Breaking))
-            } else {
-                [
-                    (backward, Direction::Backward),
-                    (forward, Direction::Forward),
-                ]
-                .into_iter()
-                .filter(|(on, _)| *on)
-                .map(|(_, d)| (d, cell(c, level, d == Direction::Backward)))
-                .max_by_key(|(_, s)| *s)
-                .filter(|(_, s)| *s > Severity::Safe)
-            };
-            let Some((dir, sev)) = worst else { continue };
-            if sev == Severity::Breaking || strict {
-                failed = Some(sev);
-            } else if warned.insert((c.rule, c.element.clone())) {
-                out.warnings += 1;
-                if out.first_warning.is_none() {
-                    out.first_warning = Some(Violation {
-                        against: name.clone(),
-                        direction: dir,
-                        severity: sev,
-                        change: c.clone(),
-                    });
-                }
-            }
-        }
-        if failed.is_some() {
+        let dirs = [(backward, 0), (forward, 1)];
+        let fails = if matches!(policy, Policy::DenyAll) {
+            s.changed
+        } else {
+            dirs.iter().any(|&(on, d)| {
+                on && (s.worst[l][d] == Severity::Breaking
+                    || (strict && s.worst[l][d] > Severity::Safe))
+            })
+        };
+        if fails {
             if out.pass {
                 out.pass = false;
                 out.against = Some(name.clone());
@@ -409,6 +389,12 @@ pub fn evaluate(
                         .next();
             }
             out.failed_against.push(name.clone());
+        } else if out.warnings == 0 && !strict && !matches!(policy, Policy::DenyAll) {
+            out.warnings = dirs
+                .iter()
+                .filter(|(on, _)| *on)
+                .map(|&(_, d)| s.warnings[l][d] as usize)
+                .sum();
         }
     }
     out

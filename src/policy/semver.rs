@@ -103,15 +103,23 @@ pub fn previous_relevant(versions: &[Loaded], i: usize) -> Option<usize> {
 }
 
 fn previous_among(versions: &[Loaded], i: usize, keep: impl Fn(&Loaded) -> bool) -> Option<usize> {
-    let cur = versions.get(i)?.version.semver.as_ref()?;
-    versions
+    candidates(versions, i, keep).into_iter().next()
+}
+
+/// Tags below `i` by precedence, greatest first (releases only, for a release).
+fn candidates(versions: &[Loaded], i: usize, keep: impl Fn(&Loaded) -> bool) -> Vec<usize> {
+    let Some(cur) = versions.get(i).and_then(|v| v.version.semver.as_ref()) else {
+        return Vec::new();
+    };
+    let mut c: Vec<(usize, &semver::Version)> = versions
         .iter()
         .enumerate()
         .filter(|&(j, v)| j != i && keep(v) && v.version.kind == VersionKind::Tag)
         .filter_map(|(j, v)| v.version.semver.as_ref().map(|s| (j, s)))
         .filter(|(_, s)| s.cmp_precedence(cur).is_lt() && (s.pre.is_empty() || !cur.pre.is_empty()))
-        .max_by(|a, b| a.1.cmp_precedence(b.1).then_with(|| b.0.cmp(&a.0)))
-        .map(|(j, _)| j)
+        .collect();
+    c.sort_by(|a, b| b.1.cmp_precedence(a.1).then_with(|| a.0.cmp(&b.0)));
+    c.into_iter().map(|(j, _)| j).collect()
 }
 
 /// The latest release: the greatest tagged version without a pre-release part that compiled,
@@ -133,11 +141,24 @@ pub fn latest_release(versions: &[Loaded]) -> Option<usize> {
 /// The version `i` is compared with: its previous relevant version that compiled (a tag
 /// without a number: the version before it; a revision or the working tree: the latest
 /// release).
+///
+/// A candidate that left out a file this version has (it failed to compile there) would
+/// hide that file's changes, so the nearest earlier one that compiled it is taken instead:
+/// after a broken `v1.2.0`, `v2.0.0` is compared with `v1.1.1`. Files that fail on both
+/// sides (an editions file protox cannot read) do not count.
 pub fn previous_to_compare(versions: &[Loaded], i: usize) -> Option<usize> {
     let v = versions.get(i)?;
-    let before = || (0..i).rev().find(|&j| compiled(&versions[j]));
+    let mine = super::failed_files(v);
+    let covers = |j: usize| super::failed_files(&versions[j]).is_subset(&mine);
+    let pick = |list: Vec<usize>| -> Option<usize> {
+        list.iter()
+            .copied()
+            .find(|&j| covers(j))
+            .or_else(|| list.first().copied())
+    };
+    let before = || pick((0..i).rev().filter(|&j| compiled(&versions[j])).collect());
     match (v.version.kind, &v.version.semver) {
-        (VersionKind::Tag, Some(_)) => previous_among(versions, i, compiled),
+        (VersionKind::Tag, Some(_)) => pick(candidates(versions, i, compiled)),
         (VersionKind::Tag, None) => before(),
         _ => latest_release(versions).filter(|&j| j != i).or_else(before),
     }
@@ -265,8 +286,14 @@ pub fn check(
     };
     let skipped = match (previous_relevant(versions, i), prev) {
         (Some(r), Some(q)) if r != q => format!(
-            "; {} did not compile, so compared with {}",
-            versions[r].version.name, p.version.name
+            "; {} {}, so compared with {}",
+            versions[r].version.name,
+            if compiled(&versions[r]) {
+                "left out files that did not compile"
+            } else {
+                "did not compile"
+            },
+            p.version.name
         ),
         _ => String::new(),
     };

@@ -64,7 +64,7 @@ pub fn to_text(l: &Lifecycle) -> String {
             match c.state {
                 State::Added => events.push(format!("+{v} {decl}")),
                 State::Changed => events.push(format!("~{v} {decl}{rules}")),
-                State::Deprecated => events.push(format!("d{v}")),
+                State::Deprecated => events.push(format!("{v} deprecated")),
                 State::Removed if c.reserved => events.push(format!("-{v} reserved")),
                 State::Removed => events.push(format!("-{v} not reserved")),
                 _ => {}

@@ -214,14 +214,16 @@ pub fn to_github(r: &GateReport) -> String {
     out.push_str(&format!(
         "::notice title=protolapse::{}\n",
         gh_data(&format!(
-            "{} {} against {} ({} at {} level): {} errors, {} warnings; required bump {}",
+            "{} {} against {} ({} at {} level): {} error{}, {} warning{}; required bump {}",
             if r.pass { "PASS" } else { "FAIL" },
             sanitize::line(&r.subject),
             sanitize::line(&r.base),
             r.policy,
             r.level.as_str(),
             errors,
+            plural(errors),
             r.findings.len() - errors,
+            plural(r.findings.len() - errors),
             r.required_bump.as_str()
         ))
     ));

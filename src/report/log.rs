@@ -447,11 +447,13 @@ fn changes_cell(v: &VersionJson<'_>) -> String {
     }
 }
 
+/// ` (a, b, c)`, or the first ten and how many more.
 fn list(names: &[String]) -> String {
-    if names.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", names.join(", "))
+    const SHOWN: usize = 10;
+    match names.len() {
+        0 => String::new(),
+        n if n <= SHOWN => format!(" ({})", names.join(", ")),
+        n => format!(" ({}, and {} more)", names[..SHOWN].join(", "), n - SHOWN),
     }
 }
 

@@ -148,12 +148,21 @@ pub fn rule(id: &str) -> Option<&'static Rule> {
 /// Every change between the paired versions, sorted by severity (worst first), then
 /// location, then rule.
 pub fn check(pairing: &Pairing<'_>, old: &Schema, new: &Schema) -> Vec<Change> {
+    check_with(pairing, old, new, true)
+}
+
+/// [`check`] without COMMENT_CHANGED, whose verdict is always safe: for judging many pairs.
+pub fn check_verdicts(pairing: &Pairing<'_>, old: &Schema, new: &Schema) -> Vec<Change> {
+    check_with(pairing, old, new, false)
+}
+
+fn check_with(pairing: &Pairing<'_>, old: &Schema, new: &Schema, comments: bool) -> Vec<Change> {
     if std::ptr::eq(old, new) {
         // One compiled file set shared by both versions: nothing differs, comments included.
         return Vec::new();
     }
     let mut findings = Vec::new();
-    decl::check(pairing, old, new, &mut findings);
+    decl::check(pairing, old, new, comments, &mut findings);
     field::check(pairing, &mut findings);
     let mut changes: Vec<Change> = findings
         .into_iter()

@@ -3,10 +3,11 @@
 use serde::Serialize;
 
 /// How a reader fares with data from a writer of the other version.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Reads correctly.
+    #[default]
     Safe,
     /// Safe now, but enables a later break (a number freed for reuse, an unknown value).
     Hazard,

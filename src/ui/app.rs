@@ -264,10 +264,14 @@ impl App {
         {
             return v.previous;
         }
-        let headers: Vec<(&Version, Option<Status>)> = self
+        let headers: Vec<facts::Header<'_>> = self
             .versions
             .iter()
-            .map(|v| (&v.version, v.compiled.as_ref().map(|c| c.status)))
+            .map(|v| facts::Header {
+                version: &v.version,
+                status: v.compiled.as_ref().map(|c| c.status),
+                failed_files: &v.failed_files,
+            })
             .collect();
         facts::previous_while_loading(&headers, i)
     }

@@ -113,7 +113,13 @@ fn run<T>(ctx: &Ctx<'_>, pairs: &[Pair<'_, T>], rules: &[Rule<T>], out: &mut Vec
     }
 }
 
-pub(super) fn check(p: &Pairing<'_>, old: &Schema, new: &Schema, out: &mut Vec<Finding>) {
+pub(super) fn check(
+    p: &Pairing<'_>,
+    old: &Schema,
+    new: &Schema,
+    comments: bool,
+    out: &mut Vec<Finding>,
+) {
     let ctx = Ctx {
         old: p.old,
         new: p.new,
@@ -122,5 +128,7 @@ pub(super) fn check(p: &Pairing<'_>, old: &Schema, new: &Schema, out: &mut Vec<F
     run(&ctx, &p.messages, MESSAGE_RULES, out);
     run(&ctx, &p.enums, ENUM_RULES, out);
     run(&ctx, &p.services, SERVICE_RULES, out);
-    comment::comment_changed(p, old, new, out);
+    if comments {
+        comment::comment_changed(p, old, new, out);
+    }
 }
