@@ -307,7 +307,13 @@ fn the_cursor_stays_on_its_field_across_versions() {
 fn graph_keys_expand_collapse_filter_and_find_changes() {
     let mut app = rich(120, 40, COLOR);
     assert_eq!(app.focus, Pane::Graph);
+    // A new comparison opens the paths to what changed.
+    assert!(app.tree.auto);
+    assert!(app.tree.rows.iter().any(|r| r.node.name == "milli_kelvin"));
+    cmd(&mut app, Command::CollapseAll);
+    assert!(!app.tree.auto, "the user took over");
     let before = app.tree.rows.len();
+    assert_eq!(before, 1 + 14, "the root and its fields");
     cmd(&mut app, Command::Down); // id
     cmd(&mut app, Command::Down); // waypoints
     cmd(&mut app, Command::Enter);

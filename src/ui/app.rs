@@ -498,7 +498,7 @@ impl App {
             return;
         }
         let same_node = self.tree.path.clone();
-        self.tree.relayout(&c);
+        self.tree.set_comparison(&c);
         if self.tree.path != same_node {
             self.detail = DetailNav::default();
         }

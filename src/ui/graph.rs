@@ -128,7 +128,7 @@ pub fn notice(app: &App) -> Option<Line<'static>> {
         .filter(|s| s.compiled.status == Status::Partial)
         .map(|s| {
             format!(
-                "{}: {} of {} files compiled",
+                "{} {}/{}",
                 crate::sanitize::line(&s.name),
                 s.compiled.files_ok,
                 s.compiled.files_total
@@ -138,7 +138,7 @@ pub fn notice(app: &App) -> Option<Line<'static>> {
     (!parts.is_empty()).then(|| {
         Line::styled(
             format!(
-                " ⚠ {}; the rest shows as absent, unjudged",
+                " ⚠ files compiled: {}; the rest shows as absent, its changes unjudged",
                 parts.join(", ")
             ),
             app.theme.warn(),

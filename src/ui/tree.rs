@@ -21,6 +21,9 @@ pub struct Tree {
     pub changed_only: bool,
     /// The path under the cursor (survives relayouts).
     pub path: Path,
+    /// Until the user expands or collapses something, each new comparison opens the paths
+    /// to what changed.
+    pub auto: bool,
 }
 
 impl Default for Tree {
@@ -32,6 +35,7 @@ impl Default for Tree {
             scroll: 0,
             changed_only: false,
             path: Vec::new(),
+            auto: true,
         }
     }
 }
@@ -42,6 +46,19 @@ impl Tree {
             changed_only: self.changed_only,
             limit: ROW_LIMIT,
         }
+    }
+
+    /// At most this many paths are opened automatically.
+    const AUTO_LIMIT: usize = 200;
+
+    /// A new comparison: in auto mode, open the paths to what changed (and nothing else).
+    pub fn set_comparison(&mut self, cmp: &Comparison) {
+        if self.auto {
+            self.expanded = HashSet::from([Vec::new()]);
+            self.expanded
+                .extend(cmp.expand_all(&[], true, Self::AUTO_LIMIT));
+        }
+        self.relayout(cmp);
     }
 
     /// Lays the rows out again and puts the cursor back on its path (or the nearest ancestor).
@@ -94,6 +111,7 @@ impl Tree {
         if !self.expanded.remove(&p) {
             self.expanded.insert(p);
         }
+        self.auto = false;
         self.relayout(cmp);
     }
 
@@ -126,6 +144,7 @@ impl Tree {
     }
 
     pub fn expand_all(&mut self, cmp: &Comparison) {
+        self.auto = false;
         let from = self.path.clone();
         for p in cmp.expand_all(&from, self.changed_only, EXPAND_LIMIT) {
             self.expanded.insert(p);
@@ -134,6 +153,7 @@ impl Tree {
     }
 
     pub fn collapse_all(&mut self, cmp: &Comparison) {
+        self.auto = false;
         self.expanded = HashSet::from([Vec::new()]);
         self.path.truncate(1);
         self.relayout(cmp);

@@ -173,12 +173,12 @@ impl Widget for &VersionsPane<'_> {
             let y = inner.y + 1 + row as u16;
             let r = Rect::new(inner.x, y, inner.width, 1);
             let line = Line::from(spans);
-            let line = if i == app.selected {
-                line.style(t.selected(focused))
+            if i == app.selected {
+                buf.set_style(r, t.selected(focused));
+                line.style(t.selected(focused)).render(r, buf);
             } else {
-                line
-            };
-            line.render(r, buf);
+                line.render(r, buf);
+            }
         }
         if info {
             let r = Rect::new(
