@@ -73,12 +73,17 @@ impl Widget for &ChangesPane<'_> {
         let prefix = common_prefix(c.changes.iter().map(|ch| ch.element.as_str()));
         let rule_w = c.changes.iter().map(|ch| ch.rule.len()).max().unwrap_or(10);
         let w = inner.width as usize;
-        let elem_w = w.saturating_sub(2 + 9 + rule_w + 2 + 7).max(10);
+        let elem_w = w.saturating_sub(2 + 9 + rule_w + 2 + 1 + 5).max(10);
+        let elem_head = if prefix.is_empty() {
+            "ELEMENT".to_string()
+        } else {
+            format!("ELEMENT (in {})", prefix.trim_end_matches('.'))
+        };
         let header = format!(
-            "  {}{}  {}BUMP",
+            "  {}{}  {} BUMP",
             fit("VERDICT", 9),
             fit("RULE", rule_w),
-            fit(&format!("ELEMENT  ({prefix}…)"), elem_w)
+            fit(&elem_head, elem_w)
         );
         Line::styled(header, t.header()).render(Rect { height: 1, ..inner }, buf);
         let list_h = inner.height.saturating_sub(1) as usize;
@@ -101,6 +106,7 @@ impl Widget for &ChangesPane<'_> {
                 Span::styled(fit(ch.rule, rule_w), t.severity(sev)),
                 Span::raw("  "),
                 Span::raw(fit(&crate::sanitize::line(elem), elem_w)),
+                Span::raw(" "),
                 Span::styled(ch.bump.as_str().to_string(), bump_style),
             ]);
             let r = Rect::new(inner.x, inner.y + 1 + row as u16, inner.width, 1);

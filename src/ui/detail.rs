@@ -320,23 +320,30 @@ fn document(app: &App, width: usize) -> Vec<Line<'static>> {
         return vec![];
     };
     let Some(s) = subject(app, c) else {
-        return vec![Line::styled(" nothing selected", t.dim())];
+        return vec![Line::styled(" no change selected", t.dim())];
     };
     let mut out: Vec<Line<'static>> = Vec::new();
-    let mut head = vec![
-        Span::styled(
-            crate::sanitize::line(&s.title),
-            t.header().patch(t.maybe(s.worst)),
-        ),
-        Span::styled(format!("  {}", s.kind), t.dim()),
-    ];
+    // The element, then what and where it is; the location joins the first line when it fits.
+    let title = Span::styled(
+        crate::sanitize::line(&s.title),
+        t.header().patch(t.maybe(s.worst)),
+    );
+    let mut what = vec![Span::styled(s.kind.clone(), t.dim())];
     if let Some(l) = &s.location {
-        head.push(Span::styled(
+        what.push(Span::styled(
             format!(" · {}", crate::sanitize::line(l)),
             t.dim(),
         ));
     }
-    out.push(Line::from(head));
+    let what_w: usize = what.iter().map(|x| x.width()).sum();
+    if title.width() + 2 + what_w <= width {
+        let mut head = vec![title, Span::raw("  ")];
+        head.extend(what);
+        out.push(Line::from(head));
+    } else {
+        out.push(Line::from(title));
+        out.push(Line::from(what));
+    }
     out.extend(decl_lines(t, &s, c, width));
     if let Some(cm) = &s.comment {
         let lines: Vec<&str> = cm

@@ -151,7 +151,20 @@ impl Widget for &HistoryPane<'_> {
             ];
             for ci in shown.clone() {
                 let st = m.cells.get(ci).map(|c| c.state).unwrap_or(State::Unknown);
-                let (g, style) = glyph(t, st);
+                // A version without the message says nothing: blank, not unknown.
+                let compiled = app
+                    .versions
+                    .get(ci)
+                    .and_then(|v| v.compiled.as_ref())
+                    .is_some_and(|c| c.status != crate::schema::Status::Failed);
+                let absent = st == State::Unknown
+                    && compiled
+                    && !l.present.get(ci).copied().unwrap_or(false);
+                let (g, style) = if absent {
+                    ("", Style::new())
+                } else {
+                    glyph(t, st)
+                };
                 let half = (cell_w - 1) / 2;
                 let text = if g.is_empty() {
                     " ".repeat(cell_w)

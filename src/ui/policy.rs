@@ -116,9 +116,9 @@ impl Widget for &PolicyPane<'_> {
             let sel = |ci: usize| vi == nav.row && ci == nav.col;
             let mark = |ok: Option<bool>, ci: usize| {
                 let (txt, style) = match ok {
-                    Some(true) => ("✓ pass", t.ok()),
-                    Some(false) => ("✗ fail", t.bad()),
-                    None => ("", t.dim()),
+                    Some(true) => ("  ✓", t.ok()),
+                    Some(false) => ("  ✗", t.bad()),
+                    None => ("  ·", t.dim()),
                 };
                 let style = if sel(ci) {
                     style.patch(t.selected(true))
