@@ -265,17 +265,19 @@ fn fixture_verdicts_are_symmetric() {
     assert!(failures.is_empty(), "\n{}", failures.join("\n"));
 }
 
+/// One file, compiled in memory.
+fn compile_one(text: &str) -> Schema {
+    let out = Cache::new().compile(&[SourceRef {
+        path: "m.proto",
+        blob: text,
+        text: Ok(text),
+    }]);
+    assert_eq!(out.status, Status::Complete, "{:?}", out.diagnostics);
+    (*out.schema).clone()
+}
+
 #[test]
 fn a_map_whose_value_changes_reports_the_value_only() {
-    let compile_one = |text: &str| {
-        let out = Cache::new().compile(&[SourceRef {
-            path: "m.proto",
-            blob: text,
-            text: Ok(text),
-        }]);
-        assert_eq!(out.status, Status::Complete, "{:?}", out.diagnostics);
-        (*out.schema).clone()
-    };
     let old = compile_one(
         "syntax = \"proto3\";\npackage fx;\nmessage M {\n  map<string, int32> m = 1;\n}\n",
     );
@@ -296,15 +298,6 @@ fn a_map_whose_value_changes_reports_the_value_only() {
 /// binary encoding is the same and only JSON (and generated code) break.
 #[test]
 fn a_renamed_message_type_is_judged_field_by_field() {
-    let compile_one = |text: &str| {
-        let out = Cache::new().compile(&[SourceRef {
-            path: "m.proto",
-            blob: text,
-            text: Ok(text),
-        }]);
-        assert_eq!(out.status, Status::Complete, "{:?}", out.diagnostics);
-        (*out.schema).clone()
-    };
     let old = compile_one(
         "syntax = \"proto3\";\npackage fx;\nmessage Lib { string name = 1; }\nmessage LibLogs { Lib library = 1; repeated string lines = 2; LibLogs next = 3; }\nmessage Root { repeated LibLogs logs = 2; }\n",
     );
