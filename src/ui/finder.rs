@@ -32,7 +32,7 @@ impl Widget for &FinderPopup<'_> {
         let progress = if total > 0 && app.indexed < total {
             format!("{}/{total} versions indexed ", app.indexed)
         } else {
-            format!("{total} versions ")
+            format!("{total} version{} ", if total == 1 { "" } else { "s" })
         };
         let count = f
             .results

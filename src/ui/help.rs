@@ -56,6 +56,24 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         ]));
     }
     out.push(Line::raw(""));
+    out.push(Line::styled("Mouse".to_string(), t.header()));
+    for (m, what) in [
+        (
+            "click",
+            "select a row or a pane; click a selected row to open it; a tab switches the view",
+        ),
+        (
+            "wheel",
+            "move through the list under the pointer, or scroll the detail",
+        ),
+    ] {
+        out.push(Line::from(vec![
+            Span::raw("  "),
+            Span::styled(fit(m, key_w), t.key()),
+            Span::raw(what),
+        ]));
+    }
+    out.push(Line::raw(""));
     out.push(Line::styled("Markers".to_string(), t.header()));
     for (m, what) in [
         ("+", "added in the new version"),

@@ -179,15 +179,22 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         keys: &[ctrl('c')],
         command: Command::Quit,
-        contexts: &[Global, Finder],
+        contexts: &[Global, Finder, Help],
         help: "quit",
         footer: None,
     },
     // Everywhere else.
     Binding {
+        keys: &[k(KeyCode::Esc), c('?')],
+        command: Command::Back,
+        contexts: &[Help],
+        help: "close the help",
+        footer: Some("close"),
+    },
+    Binding {
         keys: &[c('q')],
         command: Command::Quit,
-        contexts: &[Global],
+        contexts: &[Global, Help],
         help: "quit",
         footer: Some("quit"),
     },
@@ -416,7 +423,7 @@ pub fn command(ctx: Context, ev: &KeyEvent) -> Option<Command> {
     }
     BINDINGS
         .iter()
-        .filter(|b| b.contexts.contains(&ctx) || ctx != Finder && b.contexts.contains(&Global))
+        .filter(|b| applies(b, ctx))
         .find(|b| b.keys.iter().any(|key| key.matches(ev)))
         .map(|b| b.command)
 }
@@ -434,9 +441,8 @@ pub fn label(b: &Binding) -> String {
 pub fn footer(ctx: Context) -> Vec<(String, &'static str)> {
     let mut out = Vec::new();
     for b in BINDINGS {
-        let applies = b.contexts.contains(&ctx) || ctx != Finder && b.contexts.contains(&Global);
         let Some(text) = b.footer else { continue };
-        if !applies || out.iter().any(|(_, t)| *t == text) {
+        if !applies(b, ctx) || out.iter().any(|(_, t)| *t == text) {
             continue;
         }
         // Movement: the first key of each direction reads better than every alias.
@@ -446,24 +452,36 @@ pub fn footer(ctx: Context) -> Vec<(String, &'static str)> {
         };
         out.push((keys, text));
     }
-    if ctx != Finder {
+    if ctx != Finder && ctx != Help {
         out.push(("1-4".to_string(), "views"));
     }
     out
 }
 
+/// Whether a binding works in `ctx`: its own contexts, and the global ones except in the
+/// pop-ups (the finder takes text; the help closes on any other key).
+fn applies(b: &Binding, ctx: Context) -> bool {
+    b.contexts.contains(&ctx) || !matches!(ctx, Finder | Help) && b.contexts.contains(&Global)
+}
+
 /// The help screen: per context, (keys, description).
 pub fn help() -> Vec<(Context, Vec<(String, &'static str)>)> {
     let order = [
-        Global, Versions, Graph, Detail, Changes, History, Policy, Finder,
+        Global, Versions, Graph, Detail, Changes, History, Policy, Finder, Help,
     ];
     order
         .iter()
         .map(|ctx| {
             let rows = BINDINGS
                 .iter()
-                .filter(|b| b.contexts.first() == Some(ctx) || *ctx == Global && b.contexts == NAV)
-                .filter(|b| !(b.contexts == NAV && *ctx != Global))
+                .filter(|b| {
+                    let shared = b.contexts == NAV || b.contexts == PANES;
+                    if *ctx == Global {
+                        b.contexts.first() == Some(&Global) || shared
+                    } else {
+                        b.contexts.first() == Some(ctx) && !shared
+                    }
+                })
                 .map(|b| (label(b), b.help))
                 .collect();
             (*ctx, rows)
