@@ -29,6 +29,7 @@ mod nav;
 mod policy;
 pub mod runtime;
 mod screen;
+mod sync;
 mod terminal;
 mod text;
 pub mod theme;
