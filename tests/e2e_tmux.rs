@@ -125,7 +125,10 @@ fn demo_in_a_real_terminal() {
     // Help, then quit: the terminal comes back (the shell prints the exit status).
     t.keys(&["?"]);
     t.wait("the help", |s| s.contains("Keys · Esc closes"));
-    t.keys(&["Escape", "q"]);
+    // Escape and q sent at once would read as Alt-q: let the help close first.
+    t.keys(&["Escape"]);
+    t.wait("the help to close", |s| !s.contains("Keys · Esc closes"));
+    t.keys(&["q"]);
     let s = t.wait("the exit", |s| s.contains("exited with 0"));
     assert!(
         !s.contains("Pick the root") && !s.contains("VERDICT"),
