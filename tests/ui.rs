@@ -679,3 +679,62 @@ fn cmd_local(app: &mut App, names: &RwLock<Index>) {
         }
     }
 }
+
+#[test]
+fn the_history_view_opens_on_the_field_under_the_cursor_and_clicks_pick_cells() {
+    let mut app = rich(120, 40, COLOR);
+    go_to(&mut app, "physics.v1.FlightPath.passengers");
+    cmd(&mut app, Command::View(View::History));
+    let container = app.history_container().unwrap();
+    assert_eq!(container, "physics.v1.FlightPath");
+    let l = app
+        .lifecycles
+        .get(&container)
+        .expect("the lifecycle arrived")
+        .clone();
+    assert_eq!(l.rows[app.history_nav.row].number, 6);
+    assert_eq!(app.history_nav.col, app.selected);
+    cmd(&mut app, Command::Left);
+    assert_eq!(app.history_nav.col, app.selected - 1);
+    assert!(
+        text(&app).contains("passengers in v1.2.0"),
+        "{}",
+        text(&app)
+    );
+    // A click on the first version's cell of the first row.
+    let area = app.areas().matrix.unwrap();
+    let (label, _, _, _) = {
+        let l = app.lifecycles.get(&container).unwrap().clone();
+        let cell = app
+            .versions
+            .iter()
+            .map(|v| v.version.name.len())
+            .max()
+            .unwrap()
+            .clamp(3, 9)
+            + 1;
+        let num_w = l
+            .rows
+            .iter()
+            .map(|m| m.number.to_string().len())
+            .max()
+            .unwrap();
+        let name_w = l
+            .rows
+            .iter()
+            .map(|m| m.names.last().unwrap().len())
+            .max()
+            .unwrap()
+            .min(28);
+        (num_w + 1 + name_w + 2, cell, 0, 0)
+    };
+    act(
+        &mut app,
+        Action::Mouse {
+            kind: Mouse::Click,
+            column: area.x + 1 + label as u16 + 1,
+            row: area.y + 2,
+        },
+    );
+    assert_eq!((app.history_nav.row, app.history_nav.col), (0, 0));
+}

@@ -164,6 +164,8 @@ pub struct App {
     pub detail: DetailNav,
     pub changes_nav: ListNav,
     pub history_nav: MatrixNav,
+    /// The field number the history view should put its cursor on, once it has the rows.
+    pub history_focus: Option<i64>,
     pub policy_nav: MatrixNav,
     pub lifecycles: HashMap<String, Arc<Lifecycle>>,
     pub view: View,
@@ -207,6 +209,7 @@ impl App {
             detail: DetailNav::default(),
             changes_nav: ListNav::default(),
             history_nav: MatrixNav::default(),
+            history_focus: None,
             policy_nav: MatrixNav::default(),
             lifecycles: HashMap::new(),
             view: View::Graph,

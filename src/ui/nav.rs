@@ -146,7 +146,11 @@ impl App {
         if v != self.view {
             // The matrices open on the selected version.
             match v {
-                View::History => self.history_nav.col = self.selected,
+                View::History => {
+                    self.history_nav.col = self.selected;
+                    // On the row of the field under the graph's cursor.
+                    self.history_focus = self.tree.row().and_then(|r| r.node.number);
+                }
                 View::Policy => self.policy_nav.row = self.selected,
                 _ => {}
             }
@@ -479,12 +483,27 @@ impl App {
                         }
                     }
                     Pane::Matrix if row > top => {
-                        let nav = if self.view == View::History {
-                            &mut self.history_nav
+                        let col = column.saturating_sub(rect.x + 1) as usize;
+                        if self.view == View::History {
+                            let life = self
+                                .history_container()
+                                .and_then(|c| self.lifecycles.get(&c).cloned());
+                            let nav = &mut self.history_nav;
+                            nav.row = nav.row_scroll + (row - top - 1) as usize;
+                            if let Some(l) = life {
+                                let (label, cell, _, _) = super::history::geometry(self, &l, rect);
+                                if col >= label {
+                                    self.history_nav.col =
+                                        self.history_nav.col_scroll + (col - label) / cell;
+                                }
+                            }
                         } else {
-                            &mut self.policy_nav
-                        };
-                        nav.row = nav.row_scroll + (row - top - 1) as usize;
+                            self.policy_nav.row =
+                                self.policy_nav.row_scroll + (row - top - 1) as usize;
+                            if let Some(c) = super::policy::column_at(self, col) {
+                                self.policy_nav.col = c;
+                            }
+                        }
                     }
                     _ => {}
                 }

@@ -29,6 +29,27 @@ pub fn short_policy(name: &str) -> String {
     }
 }
 
+/// Width of a check's column, and where the checks start (marker, name, bump, need).
+const COL_W: usize = 9;
+
+fn checks_x(app: &App) -> usize {
+    let name_w = app
+        .versions
+        .iter()
+        .map(|v| v.version.name.chars().count())
+        .max()
+        .unwrap_or(7)
+        .clamp(7, 18);
+    2 + name_w + 1 + 6 + 6
+}
+
+/// The check column under inner x `x`, if any.
+pub fn column_at(app: &App, x: usize) -> Option<usize> {
+    let start = checks_x(app);
+    let n = 1 + app.matrix.as_ref().map(|m| m.columns.len()).unwrap_or(0);
+    (x >= start).then(|| (x - start) / COL_W).filter(|c| *c < n)
+}
+
 /// Visible rows of the matrix in `area`.
 pub fn visible_rows(area: Rect) -> usize {
     area.height.saturating_sub(2 + 1 + 2).max(1) as usize
@@ -78,7 +99,7 @@ impl Widget for &PolicyPane<'_> {
             .as_ref()
             .map(|m| m.columns.as_slice())
             .unwrap_or(&[]);
-        let col_w = 9;
+        let col_w = COL_W;
         let cols: Vec<String> = std::iter::once("SEMVER".to_string())
             .chain(columns.iter().map(|p| short_policy(&p.name)))
             .collect();

@@ -172,6 +172,11 @@ impl App {
                     .and_then(|c| self.lifecycles.get(&c).cloned());
                 if let Some(l) = life {
                     let (_, _, cols, rows) = super::history::geometry(self, &l, area);
+                    if let Some(n) = self.history_focus.take()
+                        && let Some(i) = l.rows.iter().position(|r| r.number == n)
+                    {
+                        self.history_nav.row = i;
+                    }
                     let nav = &mut self.history_nav;
                     nav.row = nav.row.min(l.rows.len().saturating_sub(1));
                     nav.col = nav.col.min(nv.saturating_sub(1));
