@@ -212,6 +212,12 @@ fn every_format() {
     assert_eq!(res["ruleId"], "FIELD_TYPE_CHANGED");
     assert_eq!(res["level"], "error");
     assert_eq!(res["ruleIndex"], 0);
+    assert_eq!(
+        res["partialFingerprints"]["protolapse/v1"]
+            .as_str()
+            .map(str::len),
+        Some(64)
+    );
     let loc = &res["locations"][0]["physicalLocation"];
     assert_eq!(loc["artifactLocation"]["uri"], "t.proto");
     assert_eq!(loc["region"]["startLine"], 5);

@@ -268,6 +268,8 @@ pub fn to_sarif(r: &GateReport) -> Value {
                     None => f.message.clone(),
                 }},
                 "properties": {"element": f.element},
+                // Stable across runs and line moves, so code scanning tracks one finding.
+                "partialFingerprints": {"protolapse/v1": fingerprint(f)},
             });
             if let Some((file, line)) = &f.repo_location {
                 res["locations"] = json!([{
@@ -304,6 +306,19 @@ pub fn to_sarif(r: &GateReport) -> Value {
             },
         }],
     })
+}
+
+/// SHA-256 of the rule, the element and its number: what identifies a finding.
+fn fingerprint(f: &Finding) -> String {
+    use sha2::{Digest, Sha256};
+    let number = f
+        .change
+        .as_ref()
+        .and_then(|c| c.number)
+        .map(|n| n.to_string())
+        .unwrap_or_default();
+    let digest = Sha256::digest(format!("{}\0{}\0{number}", f.rule, f.element).as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn pascal(id: &str) -> String {
