@@ -232,6 +232,10 @@ fn snapshot_help_and_jump_finder() {
     let mut app = demo(120, 40, Some("FlightPath"), COLOR);
     cmd(&mut app, Command::Help);
     snap!("help_120x40", app);
+    let mut small = demo(80, 24, Some("FlightPath"), COLOR);
+    cmd(&mut small, Command::Help);
+    cmd(&mut small, Command::PageDown);
+    snap!("help_scrolled_80x24", small);
     cmd(&mut app, Command::Back);
     cmd(&mut app, Command::FindJump);
     for c in "sensor".chars() {

@@ -14,17 +14,36 @@ use super::text::fit;
 
 pub struct HelpPopup<'a>(pub &'a App, pub usize);
 
+/// How far the help can scroll at the current size.
+pub fn max_scroll(app: &App) -> usize {
+    let pop = layout::popup(app.size);
+    let (w, h) = (
+        pop.width.saturating_sub(2) as usize,
+        pop.height.saturating_sub(2) as usize,
+    );
+    let n: usize = lines(app)
+        .into_iter()
+        .map(|l| super::text::wrap_hanging(l, w, 2 + key_width()).len())
+        .sum();
+    n.saturating_sub(h)
+}
+
+/// The width of the keys column.
+fn key_width() -> usize {
+    keys::help()
+        .iter()
+        .flat_map(|(_, rows)| rows.iter().map(|(k, _)| k.chars().count()))
+        .max()
+        .unwrap_or(8)
+        + 2
+}
+
 /// The help text, for rendering and for tests.
 pub fn lines(app: &App) -> Vec<Line<'static>> {
     let t = &app.theme;
     let mut out = Vec::new();
     let sections = keys::help();
-    let key_w = sections
-        .iter()
-        .flat_map(|(_, rows)| rows.iter().map(|(k, _)| k.chars().count()))
-        .max()
-        .unwrap_or(8)
-        + 2;
+    let key_w = key_width();
     for (ctx, rows) in sections {
         out.push(Line::styled(ctx.title().to_string(), t.header()));
         for (k, h) in rows {
@@ -104,7 +123,11 @@ impl Widget for &HelpPopup<'_> {
             .border_style(t.border(true));
         let inner = block.inner(pop);
         block.render(pop, buf);
-        let lines = lines(app);
+        let hang = 2 + key_width();
+        let lines: Vec<Line> = lines(app)
+            .into_iter()
+            .flat_map(|l| super::text::wrap_hanging(l, inner.width as usize, hang))
+            .collect();
         let max = lines.len().saturating_sub(inner.height as usize);
         Paragraph::new(lines)
             .scroll((self.1.min(max) as u16, 0))

@@ -10,15 +10,19 @@ impl App {
             self.finder_command(cmd);
             return;
         }
-        if let Overlay::Help { scroll } = &mut self.overlay {
-            match cmd {
-                Command::Up => *scroll = scroll.saturating_sub(1),
-                Command::Down => *scroll += 1,
-                Command::PageUp => *scroll = scroll.saturating_sub(10),
-                Command::PageDown => *scroll += 10,
-                Command::Home => *scroll = 0,
-                Command::Quit => self.quit = true,
-                _ => self.overlay = Overlay::None,
+        if matches!(self.overlay, Overlay::Help { .. }) {
+            let max = super::help::max_scroll(self);
+            if let Overlay::Help { scroll } = &mut self.overlay {
+                match cmd {
+                    Command::Up => *scroll = scroll.saturating_sub(1),
+                    Command::Down => *scroll = (*scroll + 1).min(max),
+                    Command::PageUp => *scroll = scroll.saturating_sub(10),
+                    Command::PageDown => *scroll = (*scroll + 10).min(max),
+                    Command::Home => *scroll = 0,
+                    Command::End => *scroll = max,
+                    Command::Quit => self.quit = true,
+                    _ => self.overlay = Overlay::None,
+                }
             }
             return;
         }

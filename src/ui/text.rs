@@ -32,15 +32,21 @@ pub fn fit(s: &str, w: usize) -> String {
 /// Wraps a styled line at word boundaries to lines of at most `w` columns (words longer
 /// than a line are cut). Leading indentation is kept on continuation lines.
 pub fn wrap(line: Line<'static>, w: usize) -> Vec<Line<'static>> {
+    let indent: usize = {
+        let first: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        first.chars().take_while(|c| *c == ' ').count()
+    };
+    wrap_hanging(line, w, indent)
+}
+
+/// As [`wrap`], continuation lines indented by `indent` columns (at most half the width).
+pub fn wrap_hanging(line: Line<'static>, w: usize, indent: usize) -> Vec<Line<'static>> {
     let w = w.max(4);
     let total: usize = line.spans.iter().map(|s| width(&s.content)).sum();
     if total <= w {
         return vec![line];
     }
-    let indent: usize = {
-        let first: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-        first.chars().take_while(|c| *c == ' ').count().min(w / 2)
-    };
+    let indent = indent.min(w / 2);
     // Split into (word-with-trailing-space, style) pieces.
     let mut pieces: Vec<(String, Style)> = Vec::new();
     for s in &line.spans {
