@@ -742,3 +742,13 @@ fn the_history_view_opens_on_the_field_under_the_cursor_and_clicks_pick_cells() 
     );
     assert_eq!((app.history_nav.row, app.history_nav.col), (0, 0));
 }
+
+#[test]
+fn a_failing_worker_is_a_status_message_not_a_hang() {
+    let mut app = demo(120, 40, Some("FlightPath"), COLOR);
+    act(
+        &mut app,
+        Action::Failed("internal error in the compare worker: boom".into()),
+    );
+    assert!(text(&app).contains("internal error in the compare worker"));
+}

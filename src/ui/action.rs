@@ -129,4 +129,6 @@ pub enum Action {
     Matrix(Arc<PolicyMatrix>),
     Lifecycle(Arc<Lifecycle>),
     Found(FoundSet),
+    /// A worker failed (a bug): shown as a status message.
+    Failed(String),
 }

@@ -361,6 +361,7 @@ impl App {
                 self.asked_life.remove(&l.element);
                 self.lifecycles.insert(l.element.clone(), l);
             }
+            Action::Failed(e) => self.status = Some(crate::sanitize::line(&e)),
             Action::Found(set) => {
                 if let Overlay::Finder(f) = &mut self.overlay
                     && f.query == set.query

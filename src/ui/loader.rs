@@ -47,12 +47,17 @@ pub fn spawn(
             let notify = || {
                 let _ = tx.send(Event::Ready(Who::Loader));
             };
-            match run(&source, &opts, &names, &inbox, &notify) {
-                Ok(()) => {}
-                Err(e) => {
-                    inbox.push(Action::LoadFailed(e));
-                    notify();
-                }
+            let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run(&source, &opts, &names, &inbox, &notify)
+            }));
+            let failed = match done {
+                Ok(Ok(())) => None,
+                Ok(Err(e)) => Some(e),
+                Err(_) => Some("internal error while loading the history; please report it".into()),
+            };
+            if let Some(e) = failed {
+                inbox.push(Action::LoadFailed(e));
+                notify();
             }
         });
     if let Err(e) = spawned {

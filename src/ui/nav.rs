@@ -411,10 +411,11 @@ impl App {
             }
             return;
         }
+        let help_max = super::help::max_scroll(self);
         if let Overlay::Help { scroll } = &mut self.overlay {
             match kind {
                 Mouse::ScrollUp => *scroll = scroll.saturating_sub(3),
-                Mouse::ScrollDown => *scroll += 3,
+                Mouse::ScrollDown => *scroll = (*scroll + 3).min(help_max),
                 Mouse::Click => self.overlay = Overlay::None,
             }
             return;

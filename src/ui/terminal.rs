@@ -40,9 +40,17 @@ impl Drop for Guard {
 }
 
 /// Installs a panic hook that restores the terminal before the panic message is printed.
+/// A panic in a worker thread (named `protolapse-…`) is caught there and shown in the UI,
+/// so it neither restores the terminal under the running UI nor prints over it.
 fn install_panic_hook() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        let worker = std::thread::current()
+            .name()
+            .is_some_and(|n| n.starts_with("protolapse-"));
+        if worker && ACTIVE.load(Ordering::SeqCst) {
+            return;
+        }
         restore();
         previous(info);
     }));

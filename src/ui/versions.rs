@@ -229,6 +229,12 @@ fn info_lines(app: &App, width: u16) -> Vec<Line<'static>> {
             t.bad(),
         ));
     }
+    if let Some(e) = app.facts.as_ref().and_then(|f| f.error.as_ref()) {
+        out.push(Line::styled(
+            format!("analysis: {}", crate::sanitize::line(e)),
+            t.bad(),
+        ));
+    }
     if let Some(f) = app
         .facts
         .as_ref()

@@ -102,6 +102,14 @@ pub fn execute(req: Request, names: &RwLock<Index>) -> Action {
     }
 }
 
+/// The message of a caught panic.
+fn panic_text(e: &Box<dyn std::any::Any + Send>) -> String {
+    e.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| e.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into())
+}
+
 struct Queue {
     items: Mutex<VecDeque<Request>>,
     ready: Condvar,
@@ -140,7 +148,17 @@ impl Worker {
                             items = q.ready.wait(items).unwrap_or_else(PoisonError::into_inner);
                         }
                     };
-                    inbox.push(execute(req, &names));
+                    let what = format!("{who:?}").to_lowercase();
+                    let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        execute(req, &names)
+                    }));
+                    inbox.push(match done {
+                        Ok(a) => a,
+                        Err(e) => Action::Failed(format!(
+                            "internal error in the {what} worker: {}; please report it",
+                            panic_text(&e)
+                        )),
+                    });
                     if tx.send(Event::Ready(who)).is_err() {
                         return;
                     }
