@@ -115,7 +115,8 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
-    /// Load a whole history cold and print the time per phase and the peak memory.
+    /// Load a whole history cold and print the time per phase and the peak memory, then the
+    /// terminal UI's time to the first frame, to browsable, and per key press.
     Bench {
         #[command(flatten)]
         source: Source,

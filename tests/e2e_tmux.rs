@@ -135,3 +135,23 @@ fn demo_in_a_real_terminal() {
         "{s}"
     );
 }
+
+#[test]
+fn without_a_terminal_the_ui_says_so_and_points_at_the_headless_commands() {
+    let bin = env!("CARGO_BIN_EXE_protolapse");
+    let out = Command::new(bin)
+        .arg("--demo")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("needs a terminal") && err.contains("protolapse log"),
+        "{err}"
+    );
+    // A path that is not a repository fails before the terminal is taken over.
+    let out = Command::new(bin).arg("/nonexistent/path").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a git repository"));
+}
