@@ -1,7 +1,7 @@
 //! Declarations as one line of proto text, for showing old and new side by side.
 
 use crate::schema::graph::type_text;
-use crate::schema::model::{EnumValue, Field, Message, Method, Options};
+use crate::schema::model::{EnumValue, Field, Message, Method, Options, Service};
 
 fn options(opts: &[(String, String)]) -> String {
     if opts.is_empty() {
@@ -112,6 +112,16 @@ pub fn message(m: &Message) -> String {
     } else {
         format!("message {} {{ {} }}", m.full_name, parts.join(" "))
     }
+}
+
+/// `service FlightService { 2 rpcs }`
+pub fn service(s: &Service) -> String {
+    let n = s.methods.len();
+    format!(
+        "service {} {{ {n} rpc{} }}",
+        s.full_name,
+        if n == 1 { "" } else { "s" }
+    )
 }
 
 /// protoc's default JSON name: lowerCamelCase of the field name.

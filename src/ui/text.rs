@@ -65,6 +65,10 @@ pub fn wrap_hanging(line: Line<'static>, w: usize, indent: usize) -> Vec<Line<'s
     let mut cur: Vec<Span<'static>> = Vec::new();
     let mut used = 0;
     for (mut p, style) in pieces {
+        // Blanks do not start a continuation line.
+        if !out.is_empty() && used == indent && p.trim().is_empty() {
+            continue;
+        }
         loop {
             let pw = width(&p);
             if used + pw <= w || (used == 0 && pw <= w) {
@@ -76,6 +80,9 @@ pub fn wrap_hanging(line: Line<'static>, w: usize, indent: usize) -> Vec<Line<'s
                 out.push(Line::from(std::mem::take(&mut cur)).style(line.style));
                 cur.push(Span::raw(" ".repeat(indent)));
                 used = indent;
+                if p.trim().is_empty() {
+                    break;
+                }
                 continue;
             }
             // A word longer than the room left: cut it.

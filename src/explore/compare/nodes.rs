@@ -222,7 +222,12 @@ impl Builder<'_> {
         let mut changes = Vec::new();
         self.index
             .collect(&mut changes, &[], [o.as_deref(), n.as_deref()]);
-        let decl_of = |c: &Content| c.messages.get(root).map(decl::message);
+        let decl_of = |c: &Content| {
+            c.messages
+                .get(root)
+                .map(decl::message)
+                .or_else(|| c.services.get(root).map(decl::service))
+        };
         Node {
             kind,
             step: None,
