@@ -19,13 +19,17 @@ use protolapse::schema::graph::{self, RootMatch};
     name = "protolapse",
     version,
     about = "Explore how Protocol Buffers schemas evolve across a repository's git tags",
-    after_help = "Start with: protolapse log --demo"
+    after_help = "Start with: protolapse --demo (the terminal UI on the built-in demo history)"
 )]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     #[command(flatten)]
     source: Source,
+    /// Root message or service for the terminal UI (else `root` in protolapse.toml, else a
+    /// finder opens).
+    #[arg(long, value_name = "MSG")]
+    root: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -111,13 +115,18 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
-    /// Load a whole history cold and print the time per phase and the peak memory.
+    /// Load a whole history cold and print the time per phase and the peak memory, then the
+    /// terminal UI's time to the first frame, to browsable, and per key press.
     Bench {
         #[command(flatten)]
         source: Source,
         /// Generate a synthetic history instead: N tags, M files, K files changed per tag.
         #[arg(long, value_name = "N,M,K")]
         synthetic: Option<String>,
+        /// Root for the UI figures (default: protolapse.toml's, else the message or service
+        /// of the newest version that reaches the most types).
+        #[arg(long, value_name = "MSG")]
+        root: Option<String>,
     },
 }
 
@@ -199,13 +208,7 @@ pub fn run(cli: Cli) -> Result<i32> {
 /// Ok(false) when a check found a violation.
 fn run_command(cli: Cli) -> Result<bool> {
     match cli.command {
-        None => {
-            bail!(
-                "the terminal UI is not built yet; use the headless commands for now: \
-                 `protolapse log --demo`, `protolapse graph --demo --at v1.0.0 --root FlightPath` \
-                 (see `protolapse --help`)"
-            )
-        }
+        None => tui(cli.source, cli.root).map(|()| true),
         Some(Command::Log {
             source,
             root,
@@ -408,14 +411,47 @@ fn run_command(cli: Cli) -> Result<bool> {
                 }
             }
         }
-        Some(Command::Bench { source, synthetic }) => crate::bench::run(
+        Some(Command::Bench {
+            source,
+            synthetic,
+            root,
+        }) => crate::bench::run(
             source.repo.as_deref(),
             source.flags.demo,
             synthetic.as_deref(),
             &options(&source, &Config::default(), false),
+            root,
         )
         .map(|_| true),
     }
+}
+
+/// `protolapse [REPO]` and `protolapse --demo`: the terminal UI.
+fn tui(source: Source, root: Option<String>) -> Result<()> {
+    use protolapse::ui;
+    use std::io::IsTerminal;
+    let src = if source.flags.demo {
+        ui::Source::Demo
+    } else {
+        let path = source.repo.clone().unwrap_or_else(|| PathBuf::from("."));
+        // Fail before taking over the terminal when there is no repository at all.
+        history::repo_root(&path)?;
+        ui::Source::Repo(path)
+    };
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        bail!(
+            "the terminal UI needs a terminal\n  help: for output to a file or a pipe use the headless commands: protolapse log, diff, graph (see --help)"
+        );
+    }
+    ui::run(ui::runtime::Options {
+        source: src,
+        load: ui::LoadOptions {
+            tags: source.flags.tags.clone(),
+            revs: source.flags.revs.clone(),
+            proto_paths: source.flags.proto_paths.clone(),
+        },
+        root,
+    })
 }
 
 fn print(text: &str) -> Result<()> {
