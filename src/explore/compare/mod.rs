@@ -188,7 +188,12 @@ impl Comparison {
             let pairing = diff::pair_from_root(oc, nc, root);
             rules::check(&pairing, &old.compiled.schema, &new.compiled.schema)
         };
-        ignores.apply(&mut changes, &new.compiled.schema, true);
+        ignores.apply(
+            &mut changes,
+            &old.compiled.schema,
+            &new.compiled.schema,
+            true,
+        );
         for side in [&new, &old] {
             for c in changes.iter_mut().filter(|c| c.ignored.is_none()) {
                 if let Some(f) = change_files(c)
