@@ -241,16 +241,15 @@ impl<'p> Comparer<'p> {
             let inline = self.directives.get(new).copied().unwrap_or(false);
             self.ignores.apply(changes, a, b, inline);
         }
-        for i in [new, old] {
-            let Some(failed) = self.failed_files.get(i).filter(|f| !f.is_empty()) else {
-                continue;
-            };
-            let name = &self.versions[i].version.name;
-            for c in changes.iter_mut().filter(|c| c.ignored.is_none()) {
-                if let Some(f) = change_files(c).into_iter().find(|f| failed.contains(*f)) {
-                    c.ignored = Some(format!("not judged: {f} did not compile in {name}"));
-                }
-            }
+        let side = |i: usize| {
+            (
+                self.versions[i].version.name.as_str(),
+                &self.failed_files[i],
+                self.schema(i).map(|s| &s.content),
+            )
+        };
+        if old < self.versions.len() && new < self.versions.len() {
+            mark_not_judged(changes, side(old), side(new), self.root.as_deref());
         }
     }
 
@@ -367,6 +366,53 @@ pub fn failed_files(v: &Loaded) -> BTreeSet<&str> {
         .filter(|f| !v.compiled.schema.content.files.contains_key(&f.path))
         .map(|f| f.path.as_str())
         .collect()
+}
+
+/// One side of a comparison, for [`mark_not_judged`]: the version's name, the files that did
+/// not compile in it, and its content (None when nothing compiled).
+pub type SideFiles<'a> = (
+    &'a str,
+    &'a BTreeSet<String>,
+    Option<&'a crate::schema::Content>,
+);
+
+/// Marks the changes that cannot be judged because a file did not compile on one side: the
+/// changes located in such a file, and — when the root's own file did not compile on one
+/// side, so that nothing it reaches is known there — every change.
+pub fn mark_not_judged(
+    changes: &mut [Change],
+    old: SideFiles<'_>,
+    new: SideFiles<'_>,
+    root: Option<&str>,
+) {
+    for ((name, failed, content), (_, _, other)) in [(new, old), (old, new)] {
+        if failed.is_empty() {
+            continue;
+        }
+        let root_file = root.and_then(|r| {
+            let has = |c: &crate::schema::Content| {
+                c.messages.contains_key(r) || c.services.contains_key(r)
+            };
+            if content.is_some_and(has) {
+                return None;
+            }
+            let c = other?;
+            c.messages
+                .get(r)
+                .map(|m| &m.file)
+                .or_else(|| c.services.get(r).map(|s| &s.file))
+                .filter(|f| failed.contains(*f))
+        });
+        for c in changes.iter_mut().filter(|c| c.ignored.is_none()) {
+            if let Some(f) = root_file {
+                c.ignored = Some(format!(
+                    "not judged: {f}, the root's file, did not compile in {name}"
+                ));
+            } else if let Some(f) = change_files(c).into_iter().find(|f| failed.contains(*f)) {
+                c.ignored = Some(format!("not judged: {f} did not compile in {name}"));
+            }
+        }
+    }
 }
 
 /// The files a change is located in (its locations, and the element of a file rule).

@@ -18,7 +18,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
 
 use crate::diff;
-use crate::policy::{Ignores, change_files};
+use crate::policy::Ignores;
 use crate::rules::{self, Change, Severity};
 use crate::schema::Compiled;
 
@@ -194,15 +194,15 @@ impl Comparison {
             &new.compiled.schema,
             true,
         );
-        for side in [&new, &old] {
-            for c in changes.iter_mut().filter(|c| c.ignored.is_none()) {
-                if let Some(f) = change_files(c)
-                    .into_iter()
-                    .find(|f| side.failed_files.contains(*f))
-                {
-                    c.ignored = Some(format!("not judged: {f} did not compile in {}", side.name));
-                }
+        if !first {
+            fn side(s: &Side) -> crate::policy::SideFiles<'_> {
+                (
+                    s.name.as_str(),
+                    &s.failed_files,
+                    Some(&s.compiled.schema.content),
+                )
             }
+            crate::policy::mark_not_judged(&mut changes, side(&old), side(&new), Some(root));
         }
         let mut b = Builder {
             old: oc,
