@@ -84,6 +84,27 @@ pub fn run(
         "diff adjacent pairs {:>8.1} ms  ({pairs} pairs, {changes} changes)",
         ms(started.elapsed())
     );
+    // The whole-history analysis: semver and hazards, then each policy kind.
+    for policy in [
+        None,
+        Some(protolapse::policy::Policy::Backward),
+        Some(protolapse::policy::Policy::FullTransitive),
+    ] {
+        let started = Instant::now();
+        let settings = protolapse::policy::Settings {
+            policy: policy.clone(),
+            ..Default::default()
+        };
+        let what = policy.map_or("semver + hazards".to_string(), |p| format!("+ {p}"));
+        match protolapse::policy::analyze(&project, &settings) {
+            Ok(a) => println!(
+                "analysis {what:<20} {:>8.1} ms  ({} hazards)",
+                ms(started.elapsed()),
+                a.hazards.len()
+            ),
+            Err(e) => println!("analysis {what}: {e}"),
+        }
+    }
     match peak_memory_kib() {
         Some(kib) => println!("peak memory         {:>8.1} MiB", kib as f64 / 1024.0),
         None => println!("peak memory         unknown (no /proc/self/status)"),

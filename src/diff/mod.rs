@@ -98,12 +98,27 @@ pub fn pair_whole<'a>(old: &'a Content, new: &'a Content) -> Pairing<'a> {
         old,
         new,
     );
-    join_renames(&mut messages, |a, b| {
-        same_shape(old, &a.full_name, new, &b.full_name)
-    });
-    join_renames(&mut enums, |a, b| {
-        same_shape(old, &a.full_name, new, &b.full_name)
-    });
+    // Same field numbers and names are necessary for the same shape: a cheap key first.
+    join_renames(
+        &mut messages,
+        |m| {
+            m.fields
+                .iter()
+                .map(|(n, f)| (*n, f.name.clone()))
+                .collect::<Vec<_>>()
+        },
+        |a, b| same_shape(old, &a.full_name, new, &b.full_name),
+    );
+    join_renames(
+        &mut enums,
+        |e| {
+            e.values
+                .iter()
+                .map(|v| (v.number, v.name.clone()))
+                .collect::<Vec<_>>()
+        },
+        |a, b| same_shape(old, &a.full_name, new, &b.full_name),
+    );
     Pairing {
         old,
         new,
@@ -116,22 +131,33 @@ pub fn pair_whole<'a>(old: &'a Content, new: &'a Content) -> Pairing<'a> {
 }
 
 /// Replaces a removed `a` and an added `b` with `same(a, b)` by one pair, each `a` at most
-/// once, in name order.
-fn join_renames<'a, T>(pairs: &mut Vec<Pair<'a, T>>, same: impl Fn(&T, &T) -> bool) {
+/// once, in name order. Only declarations with equal `key`s (a necessary condition for
+/// `same`) are compared, so that histories with hundreds of removals stay fast.
+fn join_renames<'a, T, K: Ord>(
+    pairs: &mut Vec<Pair<'a, T>>,
+    key: impl Fn(&T) -> K,
+    same: impl Fn(&T, &T) -> bool,
+) {
     let removed: Vec<usize> = (0..pairs.len())
         .filter(|&i| pairs[i].new.is_none())
         .collect();
-    let mut added: Vec<usize> = (0..pairs.len())
-        .filter(|&i| pairs[i].old.is_none())
-        .collect();
+    let mut added: BTreeMap<K, Vec<usize>> = BTreeMap::new();
+    for i in (0..pairs.len()).filter(|&i| pairs[i].old.is_none()) {
+        if let Some(new) = pairs[i].new {
+            added.entry(key(new)).or_default().push(i);
+        }
+    }
     let mut drop = BTreeSet::new();
     for r in removed {
         let Some(old) = pairs[r].old else { continue };
-        if let Some(pos) = added
+        let Some(candidates) = added.get_mut(&key(old)) else {
+            continue;
+        };
+        if let Some(pos) = candidates
             .iter()
             .position(|&a| pairs[a].new.is_some_and(|new| same(old, new)))
         {
-            let a = added.remove(pos);
+            let a = candidates.remove(pos);
             pairs[r].new = pairs[a].new;
             drop.insert(a);
         }

@@ -124,6 +124,18 @@ struct Container {
     names: BTreeMap<String, NameTrack>,
     /// Reservations in the last version that had the container.
     reserved: Option<Reserved>,
+    /// The declaration last walked: an equal one changes nothing but the reservations' date.
+    last_message: Option<Message>,
+    last_enum: Option<Enum>,
+}
+
+impl Container {
+    /// The container is as it was: only note that its reservations still stand in `i`.
+    fn seen_again(&mut self, i: usize) {
+        if let Some(r) = &mut self.reserved {
+            r.at = i;
+        }
+    }
 }
 
 /// Every hazard of the history, in the order they show. With a root, only the messages and
@@ -133,6 +145,11 @@ pub fn find(versions: &[Loaded], root: Option<&str>) -> Vec<Hazard> {
     let mut out = Vec::new();
     for (i, v) in versions.iter().enumerate() {
         if v.compiled.status == Status::Failed {
+            continue;
+        }
+        if v.unchanged_since.is_some() {
+            // The same content as the version before: nothing can show here.
+            containers.values_mut().for_each(|c| c.seen_again(i));
             continue;
         }
         let content = &v.compiled.schema.content;
@@ -147,13 +164,23 @@ pub fn find(versions: &[Loaded], root: Option<&str>) -> Vec<Hazard> {
         for m in own_messages(content) {
             if in_scope(&m.full_name) {
                 let c = containers.entry(m.full_name.clone()).or_default();
-                message(c, m, i, versions, &mut out);
+                if c.last_message.as_ref() == Some(m) {
+                    c.seen_again(i);
+                } else {
+                    c.last_message = Some(m.clone());
+                    message(c, m, i, versions, &mut out);
+                }
             }
         }
         for e in own_enums(content) {
             if in_scope(&e.full_name) {
                 let c = containers.entry(e.full_name.clone()).or_default();
-                enumeration(c, e, i, versions, &mut out);
+                if c.last_enum.as_ref() == Some(e) {
+                    c.seen_again(i);
+                } else {
+                    c.last_enum = Some(e.clone());
+                    enumeration(c, e, i, versions, &mut out);
+                }
             }
         }
     }
@@ -344,9 +371,10 @@ fn step(
         t.present = true;
         t.removed_at = None;
     }
-    let names_now: Vec<&String> = present.values().map(|d| &d.name).collect();
+    let names_now: std::collections::BTreeSet<&str> =
+        present.values().map(|d| d.name.as_str()).collect();
     for (nm, t) in c.names.iter_mut() {
-        if t.present && !names_now.contains(&nm) {
+        if t.present && !names_now.contains(nm.as_str()) {
             t.present = false;
             t.removed_at = Some(i);
         }

@@ -162,7 +162,11 @@ fn covering(versions: &[Loaded], list: &[usize], subject: &Loaded) -> Option<usi
     let mine = super::failed_files(subject);
     list.iter()
         .copied()
-        .find(|&j| super::failed_files(&versions[j]).is_subset(&mine))
+        .find(|&j| {
+            // Only a partial version leaves files out: skip building the set for the others.
+            versions[j].compiled.status != Status::Partial
+                || super::failed_files(&versions[j]).is_subset(&mine)
+        })
         .or_else(|| list.first().copied())
 }
 
