@@ -343,48 +343,18 @@ fn run_command(cli: Cli) -> Result<bool> {
                     );
                 }
             }
-            for v in [a, b] {
-                if v.compiled.status == Status::Partial {
-                    eprintln!(
-                        "note: {} compiled {} of {} files; what did not compile shows as removed",
-                        protolapse::sanitize::line(&v.version.name),
-                        v.compiled.files_ok,
-                        v.compiled.files_total
-                    );
-                }
-            }
-            let (sa, sb) = (&a.compiled.schema, &b.compiled.schema);
-            let root = root.or(config.root.clone());
-            let root = match &root {
-                Some(r) => Some(match graph::resolve_root(&sb.content, r) {
+            let root = match root.or(config.root.clone()) {
+                Some(r) => Some(match graph::resolve_root(&b.compiled.schema.content, &r) {
                     RootMatch::Found(n) => n,
-                    _ => resolve(&sa.content, r, &a.version.name)?,
+                    _ => resolve(&a.compiled.schema.content, &r, &a.version.name)?,
                 }),
                 None => None,
             };
-            let pairing = match &root {
-                Some(r) => protolapse::diff::pair_from_root(&sa.content, &sb.content, r),
-                None => protolapse::diff::pair_whole(&sa.content, &sb.content),
-            };
-            let mut changes = protolapse::rules::check(&pairing, sa, sb);
-            config
+            let ignores = config
                 .ignores()
-                .map_err(|e| anyhow!("{}: {e}", protolapse::config::FILE_NAME))?
-                .apply(&mut changes, sa, sb, true);
-            let (on, nn) = (a.version.name.as_str(), b.version.name.as_str());
-            let text = match format {
-                LogFormat::Text => report::diff::to_text(on, nn, root.as_deref(), &changes),
-                LogFormat::Json => {
-                    let mut s = serde_json::to_string_pretty(&report::diff::to_json(
-                        on,
-                        nn,
-                        root.as_deref(),
-                        &changes,
-                    ))?;
-                    s.push('\n');
-                    s
-                }
-            };
+                .map_err(|e| anyhow!("{}: {e}", protolapse::config::FILE_NAME))?;
+            let text =
+                crate::commands::diff(&project, a, b, root, ignores, format == LogFormat::Json)?;
             print(&text).map(|_| true)
         }
         Some(Command::Explain { rule, list }) => {
