@@ -1,6 +1,9 @@
 //! `protolapse bench`: load a history cold and print the time per phase and the peak memory.
 //! With `--synthetic N,M,K` it first writes a history of N tags x M files with K files
 //! changed per tag, to show that cost follows distinct blobs and file sets, not tags x files.
+//! Then the terminal UI's responsiveness: its real event loop, loader and workers on an
+//! in-memory 120x40 terminal — time to the first frame, to the whole history browsable,
+//! and per key press.
 
 use std::path::Path;
 use std::time::Instant;
@@ -15,6 +18,7 @@ pub fn run(
     demo: bool,
     synthetic: Option<&str>,
     opts: &HistoryOptions,
+    root: Option<String>,
 ) -> Result<()> {
     let started = Instant::now();
     let _keep;
@@ -80,9 +84,92 @@ pub fn run(
         "diff adjacent pairs {:>8.1} ms  ({pairs} pairs, {changes} changes)",
         ms(started.elapsed())
     );
+    // The whole-history analysis: semver and hazards, then each policy kind.
+    for policy in [
+        None,
+        Some(protolapse::policy::Policy::Backward),
+        Some(protolapse::policy::Policy::FullTransitive),
+    ] {
+        let started = Instant::now();
+        let settings = protolapse::policy::Settings {
+            policy: policy.clone(),
+            ..Default::default()
+        };
+        let what = policy.map_or("semver + hazards".to_string(), |p| format!("+ {p}"));
+        match protolapse::policy::analyze(&project, &settings) {
+            Ok(a) => println!(
+                "analysis {what:<20} {:>8.1} ms  ({} hazards)",
+                ms(started.elapsed()),
+                a.hazards.len()
+            ),
+            Err(e) => println!("analysis {what}: {e}"),
+        }
+    }
     match peak_memory_kib() {
         Some(kib) => println!("peak memory         {:>8.1} MiB", kib as f64 / 1024.0),
         None => println!("peak memory         unknown (no /proc/self/status)"),
+    }
+    let root = root
+        .or_else(|| {
+            protolapse::config::Config::load(&project.repo_root)
+                .ok()
+                .flatten()
+                .and_then(|c| c.root)
+        })
+        .or_else(|| widest_root(&project));
+    drop(project);
+    ui(&path, opts, root)
+}
+
+/// The message or service of the newest compiled version that reaches the most types.
+fn widest_root(project: &load::Project) -> Option<String> {
+    let v = project
+        .versions
+        .iter()
+        .rev()
+        .find(|v| v.compiled.status != protolapse::schema::Status::Failed)?;
+    let content = &v.compiled.schema.content;
+    v.compiled
+        .schema
+        .root_names()
+        .into_iter()
+        .map(|r| (protolapse::schema::graph::build(content, r).nodes.len(), r))
+        .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.cmp(a.1)))
+        .map(|(_, r)| r.to_string())
+}
+
+/// The UI's figures: first frame, browsable, key presses.
+fn ui(path: &Path, opts: &HistoryOptions, root: Option<String>) -> Result<()> {
+    use protolapse::ui::{LoadOptions, Source, bench};
+    let load = LoadOptions {
+        tags: opts.tags.clone(),
+        revs: opts.revs.clone(),
+        proto_paths: opts.proto_paths.clone(),
+    };
+    let f = bench::measure(Source::Repo(path.to_path_buf()), load, root, 120, 40)?;
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    println!();
+    println!(
+        "terminal UI, 120x40, {} versions, root {}",
+        f.versions,
+        f.root.as_deref().unwrap_or("(none: the finder)")
+    );
+    println!("first frame         {:>8.1} ms", ms(f.first_frame));
+    println!(
+        "browsable           {:>8.1} ms  (every version compiled and indexed, analysis and comparison drawn)",
+        ms(f.browsable)
+    );
+    println!("key press                          redraw median / max    on screen median / max");
+    for p in &f.presses {
+        println!(
+            "  {:<28} x{:<3} {:>8.2} / {:>7.2} ms  {:>9.2} / {:>8.2} ms",
+            p.what,
+            p.count,
+            ms(p.redraw_median),
+            ms(p.redraw_max),
+            ms(p.settled_median),
+            ms(p.settled_max)
+        );
     }
     Ok(())
 }

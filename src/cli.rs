@@ -19,13 +19,17 @@ use protolapse::schema::graph::{self, RootMatch};
     name = "protolapse",
     version,
     about = "Explore how Protocol Buffers schemas evolve across a repository's git tags",
-    after_help = "Start with: protolapse log --demo"
+    after_help = "Start with: protolapse --demo (the terminal UI on the built-in demo history)"
 )]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     #[command(flatten)]
     source: Source,
+    /// Root message or service for the terminal UI (else `root` in protolapse.toml, else a
+    /// finder opens).
+    #[arg(long, value_name = "MSG")]
+    root: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -111,13 +115,18 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
-    /// Load a whole history cold and print the time per phase and the peak memory.
+    /// Load a whole history cold and print the time per phase and the peak memory, then the
+    /// terminal UI's time to the first frame, to browsable, and per key press.
     Bench {
         #[command(flatten)]
         source: Source,
         /// Generate a synthetic history instead: N tags, M files, K files changed per tag.
         #[arg(long, value_name = "N,M,K")]
         synthetic: Option<String>,
+        /// Root for the UI figures (default: protolapse.toml's, else the message or service
+        /// of the newest version that reaches the most types).
+        #[arg(long, value_name = "MSG")]
+        root: Option<String>,
     },
 }
 
@@ -159,8 +168,11 @@ struct Judge {
     #[arg(long, value_name = "wire|json")]
     level: Option<String>,
     /// Hazard and lossy changes fail instead of warning.
-    #[arg(long)]
+    #[arg(long, overrides_with = "no_strict")]
     strict: bool,
+    /// Hazard and lossy changes warn (overrides `strict = true` in protolapse.toml).
+    #[arg(long = "no-strict")]
+    no_strict: bool,
     /// Versions below 1.0.0: `cargo` (0.x: a minor bump may break) or `strict`.
     #[arg(long, value_name = "cargo|strict")]
     pre1: Option<String>,
@@ -196,13 +208,7 @@ pub fn run(cli: Cli) -> Result<i32> {
 /// Ok(false) when a check found a violation.
 fn run_command(cli: Cli) -> Result<bool> {
     match cli.command {
-        None => {
-            bail!(
-                "the terminal UI is not built yet; use the headless commands for now: \
-                 `protolapse log --demo`, `protolapse graph --demo --at v1.0.0 --root FlightPath` \
-                 (see `protolapse --help`)"
-            )
-        }
+        None => tui(cli.source, cli.root).map(|()| true),
         Some(Command::Log {
             source,
             root,
@@ -216,7 +222,6 @@ fn run_command(cli: Cli) -> Result<bool> {
             }
             crate::commands::log(
                 &project,
-                &config,
                 root.as_deref(),
                 &judge.settings(&config)?,
                 format == LogFormat::Json,
@@ -338,48 +343,18 @@ fn run_command(cli: Cli) -> Result<bool> {
                     );
                 }
             }
-            for v in [a, b] {
-                if v.compiled.status == Status::Partial {
-                    eprintln!(
-                        "note: {} compiled {} of {} files; what did not compile shows as removed",
-                        protolapse::sanitize::line(&v.version.name),
-                        v.compiled.files_ok,
-                        v.compiled.files_total
-                    );
-                }
-            }
-            let (sa, sb) = (&a.compiled.schema, &b.compiled.schema);
-            let root = root.or(config.root.clone());
-            let root = match &root {
-                Some(r) => Some(match graph::resolve_root(&sb.content, r) {
+            let root = match root.or(config.root.clone()) {
+                Some(r) => Some(match graph::resolve_root(&b.compiled.schema.content, &r) {
                     RootMatch::Found(n) => n,
-                    _ => resolve(&sa.content, r, &a.version.name)?,
+                    _ => resolve(&a.compiled.schema.content, &r, &a.version.name)?,
                 }),
                 None => None,
             };
-            let pairing = match &root {
-                Some(r) => protolapse::diff::pair_from_root(&sa.content, &sb.content, r),
-                None => protolapse::diff::pair_whole(&sa.content, &sb.content),
-            };
-            let mut changes = protolapse::rules::check(&pairing, sa, sb);
-            config
+            let ignores = config
                 .ignores()
-                .map_err(|e| anyhow!("{}: {e}", protolapse::config::FILE_NAME))?
-                .apply(&mut changes, sb, true);
-            let (on, nn) = (a.version.name.as_str(), b.version.name.as_str());
-            let text = match format {
-                LogFormat::Text => report::diff::to_text(on, nn, root.as_deref(), &changes),
-                LogFormat::Json => {
-                    let mut s = serde_json::to_string_pretty(&report::diff::to_json(
-                        on,
-                        nn,
-                        root.as_deref(),
-                        &changes,
-                    ))?;
-                    s.push('\n');
-                    s
-                }
-            };
+                .map_err(|e| anyhow!("{}: {e}", protolapse::config::FILE_NAME))?;
+            let text =
+                crate::commands::diff(&project, a, b, root, ignores, format == LogFormat::Json)?;
             print(&text).map(|_| true)
         }
         Some(Command::Explain { rule, list }) => {
@@ -406,14 +381,47 @@ fn run_command(cli: Cli) -> Result<bool> {
                 }
             }
         }
-        Some(Command::Bench { source, synthetic }) => crate::bench::run(
+        Some(Command::Bench {
+            source,
+            synthetic,
+            root,
+        }) => crate::bench::run(
             source.repo.as_deref(),
             source.flags.demo,
             synthetic.as_deref(),
             &options(&source, &Config::default(), false),
+            root,
         )
         .map(|_| true),
     }
+}
+
+/// `protolapse [REPO]` and `protolapse --demo`: the terminal UI.
+fn tui(source: Source, root: Option<String>) -> Result<()> {
+    use protolapse::ui;
+    use std::io::IsTerminal;
+    let src = if source.flags.demo {
+        ui::Source::Demo
+    } else {
+        let path = source.repo.clone().unwrap_or_else(|| PathBuf::from("."));
+        // Fail before taking over the terminal when there is no repository at all.
+        history::repo_root(&path)?;
+        ui::Source::Repo(path)
+    };
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        bail!(
+            "the terminal UI needs a terminal\n  help: for output to a file or a pipe use the headless commands: protolapse log, diff, graph (see --help)"
+        );
+    }
+    ui::run(ui::runtime::Options {
+        source: src,
+        load: ui::LoadOptions {
+            tags: source.flags.tags.clone(),
+            revs: source.flags.revs.clone(),
+            proto_paths: source.flags.proto_paths.clone(),
+        },
+        root,
+    })
 }
 
 fn print(text: &str) -> Result<()> {
@@ -558,7 +566,11 @@ impl Judge {
             root: None,
             policy,
             level,
-            strict: self.strict || config.strict.unwrap_or(false),
+            strict: if self.no_strict {
+                false
+            } else {
+                self.strict || config.strict.unwrap_or(false)
+            },
             pre1,
             ignores: config.ignores().map_err(|e| anyhow!("{file}: {e}"))?,
         })

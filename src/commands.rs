@@ -3,9 +3,8 @@
 
 use anyhow::{Result, anyhow, bail};
 
-use protolapse::config::Config;
 use protolapse::history::VersionKind;
-use protolapse::load::Project;
+use protolapse::load::{Loaded, Project};
 use protolapse::policy::{self, Comparer, Policy, Settings, gate, lifecycle};
 use protolapse::report;
 use protolapse::sanitize;
@@ -14,7 +13,6 @@ use protolapse::schema::Status;
 /// `protolapse log`: every version, judged.
 pub fn log(
     project: &Project,
-    _config: &Config,
     root: Option<&str>,
     settings: &Settings,
     json: bool,
@@ -41,6 +39,49 @@ pub fn log(
         s
     } else {
         report::log::to_text(project, root, &analysis, policy_json)
+    })
+}
+
+/// `protolapse diff`: every change from `a` to `b` (ignores applied; changes in files that
+/// did not compile on one side listed but not judged).
+pub fn diff(
+    project: &Project,
+    a: &Loaded,
+    b: &Loaded,
+    root: Option<String>,
+    ignores: policy::Ignores,
+    json: bool,
+) -> Result<String> {
+    for v in [a, b] {
+        if v.compiled.status == Status::Partial {
+            eprintln!(
+                "note: {} compiled {} of {} files; changes in the others are listed but not judged",
+                sanitize::line(&v.version.name),
+                v.compiled.files_ok,
+                v.compiled.files_total
+            );
+        }
+    }
+    let index = |v: &Loaded| {
+        project
+            .versions
+            .iter()
+            .position(|x| std::ptr::eq(x, v))
+            .ok_or_else(|| anyhow!("version {} is not in the history", v.version.name))
+    };
+    let (ia, ib) = (index(a)?, index(b)?);
+    let cmp = Comparer::new(project, root.clone(), ignores);
+    let changes = cmp.changes(ia, ib).unwrap_or_default();
+    let (on, nn) = (a.version.name.as_str(), b.version.name.as_str());
+    Ok(if json {
+        pretty(&serde_json::to_value(report::diff::to_json(
+            on,
+            nn,
+            root.as_deref(),
+            &changes,
+        ))?)?
+    } else {
+        report::diff::to_text(on, nn, root.as_deref(), &changes)
     })
 }
 
@@ -99,7 +140,8 @@ pub fn check(
         ),
         None => match sv.version.manifest.as_deref().map(policy::buffrs::parse) {
             Some(Ok(Some(m))) => Some(m.version),
-            _ => None,
+            // A revision on a tagged commit is that release.
+            _ => policy::semver::implied_version(versions, subject).cloned(),
         },
     };
     let base = match against {
@@ -121,7 +163,7 @@ pub fn check(
                     )
                 })?,
         ),
-        None => gate::default_base(versions, version.as_ref()),
+        None => policy::semver::base_for(versions, subject, version.as_ref()),
     }
     .ok_or_else(|| {
         anyhow!(

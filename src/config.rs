@@ -109,8 +109,13 @@ impl Config {
             }
             if let Some(r) = &e.rule
                 && crate::rules::rule(r).is_none()
+                && !crate::policy::ignore::HAZARD_IDS.contains(&r.as_str())
             {
-                let ids: Vec<&str> = crate::rules::RULES.iter().map(|r| r.id).collect();
+                let ids: Vec<&str> = crate::rules::RULES
+                    .iter()
+                    .map(|r| r.id)
+                    .chain(crate::policy::ignore::HAZARD_IDS)
+                    .collect();
                 let close = crate::schema::graph::closest(&ids, r, 2);
                 return Err(format!(
                     "{at}: key `rule`: unknown rule `{r}`{}",

@@ -2,7 +2,10 @@
 //!
 //! Layers, arrows pointing down (each may use those below it, never those above):
 //!
-//! - `cli` (binary side): parse arguments, run a command, print a report.
+//! - `cli` (binary side): parse arguments, run a command, print a report, or open the TUI.
+//! - [`ui`]: the terminal UI (the only user of `ratatui` / `crossterm`).
+//! - [`explore`]: what the UI shows, computed without a terminal: a comparison as a tree
+//!   with changes attached, per-version facts, field lifecycles, the name index.
 //! - [`report`]: text / json / dot / mermaid rendering of what the core computed.
 //! - [`load`]: a history read from git, compiled version by version, with progress.
 //! - [`history`]: git tags -> ordered versions + the source text of their `.proto` files
@@ -15,12 +18,13 @@
 //! - [`diff`]: pair the declarations of two versions (whole schema or from a root).
 //! - [`config`] reads `protolapse.toml`.
 //!
-//! Nothing below `ui` (when it comes) knows a terminal; nothing but `history` knows git.
+//! Nothing below `ui` knows a terminal; nothing but `history` knows git.
 #![forbid(unsafe_code)]
 #![cfg_attr(not(test), deny(clippy::unwrap_used))]
 
 pub mod config;
 pub mod diff;
+pub mod explore;
 pub mod history;
 pub mod load;
 pub mod policy;
@@ -28,3 +32,4 @@ pub mod report;
 pub mod rules;
 pub mod sanitize;
 pub mod schema;
+pub mod ui;

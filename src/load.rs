@@ -91,6 +91,16 @@ pub fn compile_history(
     started: Instant,
     mut progress: impl FnMut(usize, usize),
 ) -> Project {
+    compile_each(history, started, |_, done, total| progress(done, total))
+}
+
+/// As [`compile_history`], handing each version to `each(version, done, total)` as soon as it
+/// is compiled (the terminal UI fills its panes with them while the rest compiles).
+pub fn compile_each(
+    history: History,
+    started: Instant,
+    mut each: impl FnMut(&Loaded, usize, usize),
+) -> Project {
     let mut cache = Cache::new();
     let total = history.versions.len();
     let mut versions: Vec<Loaded> = Vec::with_capacity(total);
@@ -113,7 +123,9 @@ pub fn compile_history(
             unchanged_since,
             same_as,
         });
-        progress(i + 1, total);
+        if let Some(last) = versions.last() {
+            each(last, i + 1, total);
+        }
     }
     Project {
         repo_root: history.repo_root,

@@ -212,6 +212,12 @@ fn every_format() {
     assert_eq!(res["ruleId"], "FIELD_TYPE_CHANGED");
     assert_eq!(res["level"], "error");
     assert_eq!(res["ruleIndex"], 0);
+    assert_eq!(
+        res["partialFingerprints"]["protolapse/v1"]
+            .as_str()
+            .map(str::len),
+        Some(64)
+    );
     let loc = &res["locations"][0]["physicalLocation"];
     assert_eq!(loc["artifactLocation"]["uri"], "t.proto");
     assert_eq!(loc["region"]["startLine"], 5);
@@ -383,4 +389,177 @@ fn buffrs_manifest_gives_the_version_and_package_rules() {
     assert!(out.contains("as version 1.0.1"), "{out}");
     assert!(out.contains("error[BUFFRS_LIB_HAS_SERVICE]"), "{out}");
     assert!(out.contains("error[SEMVER_TOO_SMALL]"), "{out}");
+}
+
+/// Regressions found in review: each of these once let a breaking change through.
+#[test]
+fn transitive_errors_are_found_past_the_base() {
+    let mut r = Repo::new();
+    r.write(
+        "t.proto",
+        &proto("t", "message M {\n  string x = 1;\n  int32 y = 2;\n}"),
+    );
+    r.commit("one");
+    r.tag("v1.0.0");
+    // x removed without reserving 1: a warning against v1.0.0.
+    r.write("t.proto", &proto("t", "message M {\n  int32 y = 2;\n}"));
+    r.commit("two");
+    r.tag("v1.1.0");
+    // Number 1 comes back as an int32: a plain addition against v1.1.0, a type change that
+    // misreads v1.0.0's strings.
+    r.write(
+        "t.proto",
+        &proto("t", "message M {\n  int32 x = 1;\n  int32 y = 2;\n}"),
+    );
+    let (code, out, _) = run(&["check"], r.path());
+    assert_eq!(code, 0, "BACKWARD sees only v1.1.0: {out}");
+    assert!(out.contains("warning[HAZARD_NUMBER_REUSED]"), "{out}");
+    let (code, out, _) = run(&["check", "--policy", "BACKWARD_TRANSITIVE"], r.path());
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("error[FIELD_TYPE_CHANGED]"), "{out}");
+    assert!(
+        out.contains("wire backward breaking against v1.0.0"),
+        "{out}"
+    );
+}
+
+#[test]
+fn violations_the_base_already_had_are_warnings() {
+    let mut r = Repo::new();
+    r.write("t.proto", &proto("t", "message M {\n  string x = 1;\n}"));
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write("t.proto", &proto("t", "message M {\n  int32 x = 1;\n}"));
+    r.commit("two");
+    r.tag("v2.0.0");
+    // Nothing new since v2.0.0: the old break against v1.0.0 is not this change's doing.
+    let (code, out, _) = run(&["check", "--policy", "BACKWARD_TRANSITIVE"], r.path());
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("warning[FIELD_TYPE_CHANGED]"), "{out}");
+    assert!(out.contains("already so in v2.0.0"), "{out}");
+}
+
+#[test]
+fn a_file_that_stops_compiling_fails_the_check() {
+    let mut r = Repo::new();
+    r.write("a.proto", &proto("t", "message A {\n  int32 x = 1;\n}"));
+    r.write(
+        "b.proto",
+        &proto("t", "message B {\n  int32 y = 1;\n  int32 z = 2;\n}"),
+    );
+    r.commit("one");
+    r.tag("v1.0.0");
+    // b.proto breaks (and drops a field): its changes cannot be judged, so it must fail.
+    r.write(
+        "b.proto",
+        "syntax = \"proto3\";\npackage t;\nmessage B {\n  int32 y = 1\n}\n",
+    );
+    let (code, out, _) = run(&["check"], r.path());
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("error[COMPILE_ERROR]"), "{out}");
+    assert!(out.contains("--> b.proto:5"), "{out}");
+}
+
+#[test]
+fn a_release_that_left_a_file_out_is_not_the_base() {
+    let mut r = Repo::new();
+    r.write("a.proto", &proto("t", "message A {\n  int32 x = 1;\n}"));
+    r.write("b.proto", &proto("t", "message B {\n  string y = 1;\n}"));
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write(
+        "b.proto",
+        "syntax = \"proto3\";\npackage t;\nmessage B {\n  string y = 1\n}\n",
+    );
+    r.commit("broken");
+    r.tag("v1.1.0");
+    // The tree fixes b.proto and changes y's type: compared with v1.0.0, which had b.proto.
+    r.write("b.proto", &proto("t", "message B {\n  int64 y = 1;\n}"));
+    let (code, out, _) = run(&["check"], r.path());
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("against v1.0.0"), "{out}");
+    assert!(out.contains("error[FIELD_TYPE_CHANGED]"), "{out}");
+}
+
+#[test]
+fn a_revision_on_a_tag_is_checked_as_that_release() {
+    let tmp = std::env::temp_dir();
+    // v1.1.1 is a tagged commit: checked against v1.1.0 as version 1.1.1, not against the
+    // later v2.0.0.
+    let (code, out, _) = run(&["check", "--demo", "--rev", "v1.1.1"], &tmp);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("Checking v1.1.1 as version 1.1.1 against v1.1.0"),
+        "{out}"
+    );
+    assert!(out.contains("error[SEMVER_TOO_SMALL]"), "{out}");
+}
+
+#[test]
+fn inline_directives_cover_the_change_that_introduces_them_only() {
+    let mut r = Repo::new();
+    r.write(
+        "t.proto",
+        &proto("t", "message M {\n  int32 x = 1;\n  int32 y = 2;\n}"),
+    );
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write(
+        "t.proto",
+        &proto(
+            "t",
+            "message M {\n  int64 x = 1; // protolapse:ignore FIELD_TYPE_CHANGED all readers are 64-bit\n  int32 y = 2;\n}",
+        ),
+    );
+    r.commit("two");
+    r.tag("v1.1.0");
+    let (code, out, _) = run(&["check", "--against", "v1.0.0", "--strict"], r.path());
+    assert_eq!(code, 0, "the directive covers its own change: {out}");
+    // The comment stays, the type changes again: the old directive does not cover it.
+    r.write(
+        "t.proto",
+        &proto(
+            "t",
+            "message M {\n  string x = 1; // protolapse:ignore FIELD_TYPE_CHANGED all readers are 64-bit\n  int32 y = 2;\n}",
+        ),
+    );
+    let (code, out, _) = run(&["check"], r.path());
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("error[FIELD_TYPE_CHANGED]"), "{out}");
+    // A directive on the syntax line covers a removed field of that file.
+    r.write(
+        "t.proto",
+        "// protolapse:ignore FIELD_REMOVED y was never written\nsyntax = \"proto3\";\npackage t;\n\nmessage M {\n  int64 x = 1;\n}\n",
+    );
+    let (code, out, _) = run(&["check", "--strict"], r.path());
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("1 ignored"), "{out}");
+}
+
+#[test]
+fn hazards_can_be_ignored() {
+    let mut r = Repo::new();
+    r.write("t.proto", &proto("t", "message M {\n  int32 x = 1;\n}"));
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write("t.proto", &proto("t", "message M {\n  int64 x = 1;\n}"));
+    r.commit("two");
+    r.tag("v1.1.0");
+    // Back to int32: a reverted type, a hazard that fails under --strict.
+    r.write("t.proto", &proto("t", "message M {\n  int32 x = 1;\n}"));
+    let (code, out, _) = run(&["check", "--strict", "--policy", "ALLOW_ANY"], r.path());
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("error[HAZARD_TYPE_REVERTED]"), "{out}");
+    r.write(
+        "protolapse.toml",
+        "[[ignore]]\nrule = \"HAZARD_TYPE_REVERTED\"\nelement = \"t.M.x\"\nreason = \"nothing was written as int64\"\n",
+    );
+    let (code, out, _) = run(&["check", "--strict", "--policy", "ALLOW_ANY"], r.path());
+    assert_eq!(code, 0, "{out}");
+    // --no-strict overrides the file.
+    r.write("protolapse.toml", "strict = true\n");
+    let (code, _, _) = run(&["check", "--policy", "ALLOW_ANY"], r.path());
+    assert_eq!(code, 1);
+    let (code, _, _) = run(&["check", "--policy", "ALLOW_ANY", "--no-strict"], r.path());
+    assert_eq!(code, 0);
 }

@@ -103,12 +103,27 @@ pub fn pair_whole<'a>(old: &'a Content, new: &'a Content) -> Pairing<'a> {
         old,
         new,
     );
-    let renamed = join_renames(&mut messages, |a, b| {
-        same_shape(old, &a.full_name, new, &b.full_name)
-    });
-    join_renames(&mut enums, |a, b| {
-        same_shape(old, &a.full_name, new, &b.full_name)
-    });
+    // Same field numbers and names are necessary for the same shape: a cheap key first.
+    let renamed = join_renames(
+        &mut messages,
+        |m| {
+            m.fields
+                .iter()
+                .map(|(n, f)| (*n, f.name.clone()))
+                .collect::<Vec<_>>()
+        },
+        |a, b| same_shape(old, &a.full_name, new, &b.full_name),
+    );
+    join_renames(
+        &mut enums,
+        |e| {
+            e.values
+                .iter()
+                .map(|v| (v.number, v.name.clone()))
+                .collect::<Vec<_>>()
+        },
+        |a, b| same_shape(old, &a.full_name, new, &b.full_name),
+    );
     // Extensions of a message paired with another (renamed) pair by number across the two
     // names; the others (extended messages outside the repository, or on one side) by name.
     let own_ext = |c: &Content, e: &Extension| own_file(c, &e.file);
@@ -192,33 +207,41 @@ fn pair_extensions<'a>(
         pairs.push(pair);
     }
     if pairs.iter().any(|p| p.new.is_none()) && pairs.iter().any(|p| p.old.is_none()) {
-        join_renames(&mut pairs, |x, y| x.full_name == y.full_name);
+        join_renames(&mut pairs, |x| x.full_name.clone(), |_, _| true);
     }
     pairs
 }
 
 /// Replaces a removed `a` and an added `b` with `same(a, b)` by one pair, each `a` at most
-/// once, in name order.
-/// Returns the pairs it joined.
-fn join_renames<'a, T>(
+/// once, in name order. Only declarations with equal `key`s (a necessary condition for
+/// `same`) are compared, so that histories with hundreds of removals stay fast. Returns the
+/// pairs it joined.
+fn join_renames<'a, T, K: Ord>(
     pairs: &mut Vec<Pair<'a, T>>,
+    key: impl Fn(&T) -> K,
     same: impl Fn(&T, &T) -> bool,
 ) -> Vec<(&'a T, &'a T)> {
     let removed: Vec<usize> = (0..pairs.len())
         .filter(|&i| pairs[i].new.is_none())
         .collect();
-    let mut added: Vec<usize> = (0..pairs.len())
-        .filter(|&i| pairs[i].old.is_none())
-        .collect();
+    let mut added: BTreeMap<K, Vec<usize>> = BTreeMap::new();
+    for i in (0..pairs.len()).filter(|&i| pairs[i].old.is_none()) {
+        if let Some(new) = pairs[i].new {
+            added.entry(key(new)).or_default().push(i);
+        }
+    }
     let mut drop = BTreeSet::new();
     let mut joined = Vec::new();
     for r in removed {
         let Some(old) = pairs[r].old else { continue };
-        if let Some(pos) = added
+        let Some(candidates) = added.get_mut(&key(old)) else {
+            continue;
+        };
+        if let Some(pos) = candidates
             .iter()
             .position(|&a| pairs[a].new.is_some_and(|new| same(old, new)))
         {
-            let a = added.remove(pos);
+            let a = candidates.remove(pos);
             pairs[r].new = pairs[a].new;
             joined.extend(pairs[a].new.map(|new| (old, new)));
             drop.insert(a);

@@ -134,6 +134,26 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
     {
         versions.push(v);
     }
+    // Which tagged versions each revision (and the working tree's HEAD) builds on.
+    let tagged: Vec<(String, Oid)> = versions
+        .iter()
+        .filter(|v| v.kind == VersionKind::Tag)
+        .filter_map(|v| Some((v.name.clone(), Oid::from_str(&v.commit).ok()?)))
+        .collect();
+    for v in versions.iter_mut().filter(|v| v.kind != VersionKind::Tag) {
+        let Ok(commit) = Oid::from_str(&v.commit) else {
+            continue;
+        };
+        v.ancestors = Some(
+            tagged
+                .iter()
+                .filter(|(_, t)| {
+                    *t == commit || repo.graph_descendant_of(commit, *t).unwrap_or(false)
+                })
+                .map(|(n, _)| n.clone())
+                .collect(),
+        );
+    }
 
     if versions.is_empty() {
         let shown: Vec<&str> = seen.iter().take(8).map(String::as_str).collect();
@@ -272,6 +292,7 @@ impl Reader<'_> {
             roots_from,
             files,
             manifest,
+            ancestors: None,
         })
     }
 
@@ -411,6 +432,7 @@ impl Reader<'_> {
             roots_from,
             files,
             manifest: std::fs::read_to_string(workdir.join(super::BUFFRS_MANIFEST)).ok(),
+            ancestors: None,
         })
     }
 }

@@ -68,6 +68,9 @@ pub struct Version {
     pub files: Vec<SourceFile>,
     /// The text of the buffrs manifest (`Proto.toml`) at the repository root, if any.
     pub manifest: Option<String>,
+    /// For a revision or the working tree: the version tags whose commit is its commit or
+    /// one of its ancestors (the releases it builds on). None for tags, or when unknown.
+    pub ancestors: Option<Vec<String>>,
 }
 
 /// One `.proto` file of a version.

@@ -1,16 +1,17 @@
 //! The CI gate behind `protolapse check`: one subject (the working tree, or a revision)
-//! against a base (the latest release, the previous relevant version of the version about
-//! to be published, or one named), judged by a policy, the semver check, history-wide
-//! hazards and buffrs package rules. Every finding says what, where, and how to fix it.
+//! against a base (the previous relevant version of the version about to be published, the
+//! release it builds on, or one named), judged by a policy, the semver check, history-wide
+//! hazards, compile errors and buffrs package rules. Every finding says what, where, and how
+//! to fix it.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use crate::load::Loaded;
-use crate::rules::{self, Bump, Change, Severity};
+use crate::rules::{self, Bump, Change};
 
-use super::registry::{self, Direction, Level, Policy};
+use super::registry::{self, Direction, Level, Policy, Violation};
 use super::semver::{self as sv, SemverCheck, SemverVerdict};
 use super::{Comparer, Counts, Settings, buffrs, hazards};
 
@@ -27,9 +28,11 @@ pub enum Outcome {
 pub struct Finding {
     pub severity: Outcome,
     /// A rule id (`FIELD_TYPE_CHANGED`), or `SEMVER_TOO_SMALL`, `HAZARD_NUMBER_REUSED`,
-    /// `BUFFRS_LIB_HAS_SERVICE`, ...
+    /// `COMPILE_ERROR`, `BUFFRS_LIB_HAS_SERVICE`, ...
     pub rule: String,
     pub element: String,
+    /// The field or enum-value number, when there is one.
+    pub number: Option<i64>,
     /// `file:line` as an import path (relative to its proto root).
     pub location: Option<String>,
     /// The same place relative to the repository root, for annotations.
@@ -41,6 +44,23 @@ pub struct Finding {
     pub fix: String,
     /// The change, when the finding is one.
     pub change: Option<Change>,
+}
+
+impl Finding {
+    fn plain(severity: Outcome, rule: &str, message: String, fix: String) -> Finding {
+        Finding {
+            severity,
+            rule: rule.to_string(),
+            element: String::new(),
+            number: None,
+            location: None,
+            repo_location: None,
+            message,
+            why: None,
+            fix,
+            change: None,
+        }
+    }
 }
 
 /// The gate's verdict.
@@ -62,33 +82,19 @@ pub struct GateReport {
     pub changes: Vec<Change>,
     /// Versions checked against (nearest first).
     pub checked: Vec<String>,
+    /// Why the policy had nothing to check, or other notes.
+    pub notes: Vec<String>,
 }
 
 /// What to check.
 pub struct GateInput<'a> {
     pub subject: usize,
     pub base: usize,
-    /// The version about to be published (from `--version` or a buffrs manifest).
+    /// The version about to be published (from `--version`, a buffrs manifest, or the tag
+    /// on a revision's commit).
     pub version: Option<&'a semver::Version>,
     pub policy: &'a Policy,
     pub settings: &'a Settings,
-}
-
-/// The base for a subject: the previous relevant version of `version` among the tags, or
-/// the latest release. None when no tag compiled.
-pub fn default_base(versions: &[Loaded], version: Option<&semver::Version>) -> Option<usize> {
-    let compiled = |v: &Loaded| v.compiled.status != crate::schema::Status::Failed;
-    match version {
-        Some(x) => versions
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.version.kind == crate::history::VersionKind::Tag && compiled(v))
-            .filter_map(|(j, v)| v.version.semver.as_ref().map(|s| (j, s)))
-            .filter(|(_, s)| s.cmp_precedence(x).is_lt() && (s.pre.is_empty() || !x.pre.is_empty()))
-            .max_by(|a, b| a.1.cmp_precedence(b.1))
-            .map(|(j, _)| j),
-        None => sv::latest_release(versions),
-    }
 }
 
 /// First paragraph of the rule page's "How to make the change safely".
@@ -127,23 +133,26 @@ fn repo_location(v: &Loaded, loc: &str) -> Option<(String, u32)> {
     Some((repo, line))
 }
 
+/// A change as a finding; its old location is resolved through the version it was
+/// compared against (`against`), its new one through the subject.
 fn change_finding(
-    cmp: &Comparer<'_>,
-    input: &GateInput<'_>,
+    versions: &[Loaded],
+    subject: usize,
+    against: usize,
     severity: Outcome,
     why: String,
     c: Change,
 ) -> Finding {
-    let versions = cmp.versions();
     let (loc, on) = match (&c.new_location, &c.old_location) {
-        (Some(l), _) => (Some(l.clone()), input.subject),
-        (None, Some(l)) => (Some(l.clone()), input.base),
-        _ => (None, input.subject),
+        (Some(l), _) => (Some(l.clone()), subject),
+        (None, Some(l)) => (Some(l.clone()), against),
+        _ => (None, subject),
     };
     Finding {
         severity,
         rule: c.rule.to_string(),
         element: c.element.clone(),
+        number: c.number,
         repo_location: loc.as_deref().and_then(|l| repo_location(&versions[on], l)),
         location: loc,
         message: c.message.clone(),
@@ -153,18 +162,41 @@ fn change_finding(
     }
 }
 
-/// Runs the gate.
-pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
+fn why(policy: &Policy, level: Level, v: &Violation) -> String {
+    match v.direction {
+        Direction::Any => format!("{policy} allows no change (against {})", v.against),
+        d => format!(
+            "{} {} {} against {}",
+            level.as_str(),
+            d.as_str(),
+            v.severity.as_str(),
+            v.against
+        ),
+    }
+}
+
+type Key = (&'static str, String, Option<i64>);
+
+fn key(c: &Change) -> Key {
+    (c.rule, c.element.clone(), c.number)
+}
+
+/// The policy's findings: every change it rejects against each version it requires,
+/// errors before warnings (a change that only warns against the base may break against an
+/// older version), each change once. A violation the base already had against the same
+/// version is not this change's doing: it is reported as a warning.
+fn policy_findings(
+    cmp: &Comparer<'_>,
+    input: &GateInput<'_>,
+    earlier: &[usize],
+    checked: &mut Vec<String>,
+) -> Vec<Finding> {
     let versions = cmp.versions();
     let s = input.settings;
-    let changes = cmp.changes(input.base, input.subject).unwrap_or_default();
-    let mut findings = Vec::new();
-    // The policy, against the base (and, when transitive, every release up to it).
-    let earlier: Vec<usize> = registry::earlier_tags(versions, input.base + 1);
-    let mut seen = BTreeSet::new();
-    let mut checked = Vec::new();
+    let mut errors: BTreeMap<Key, Finding> = BTreeMap::new();
+    let mut warnings: BTreeMap<Key, Finding> = BTreeMap::new();
     for (j, backward, forward) in
-        registry::requirements(input.policy, versions, Some(input.base), &earlier)
+        registry::requirements(input.policy, versions, Some(input.base), earlier)
     {
         checked.push(versions[j].version.name.clone());
         let (fails, warns) = registry::violations_against(
@@ -177,189 +209,180 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
             backward,
             forward,
         );
-        for (sev, list) in [(Outcome::Error, fails), (Outcome::Warning, warns)] {
-            for v in list {
-                if !seen.insert((v.change.rule, v.change.element.clone(), v.change.number)) {
-                    continue;
+        // What the base already broke against j.
+        let before: Vec<Key> = if j != input.base && !fails.is_empty() {
+            registry::violations_against(
+                cmp,
+                input.policy,
+                s.level,
+                s.strict,
+                j,
+                input.base,
+                backward,
+                forward,
+            )
+            .0
+            .iter()
+            .map(|v| key(&v.change))
+            .collect()
+        } else {
+            Vec::new()
+        };
+        for v in fails {
+            let k = key(&v.change);
+            if errors.contains_key(&k) {
+                continue;
+            }
+            let mut why = why(input.policy, s.level, &v);
+            let severity = if before.contains(&k) {
+                why.push_str(&format!(
+                    "; already so in {}",
+                    versions[input.base].version.name
+                ));
+                Outcome::Warning
+            } else {
+                Outcome::Error
+            };
+            let f = change_finding(versions, input.subject, j, severity, why, v.change);
+            match severity {
+                Outcome::Error => {
+                    warnings.remove(&k);
+                    errors.insert(k, f);
                 }
-                let why = match v.direction {
-                    Direction::Any => {
-                        format!("{} allows no change (against {})", input.policy, v.against)
-                    }
-                    d => format!(
-                        "{} {} {} against {}",
-                        s.level.as_str(),
-                        d.as_str(),
-                        v.severity.as_str(),
-                        v.against
-                    ),
-                };
-                findings.push(change_finding(cmp, input, sev, why, v.change));
+                Outcome::Warning => {
+                    warnings.entry(k).or_insert(f);
+                }
             }
         }
+        for v in warns {
+            let k = key(&v.change);
+            if errors.contains_key(&k) || warnings.contains_key(&k) {
+                continue;
+            }
+            let why = why(input.policy, s.level, &v);
+            let f = change_finding(versions, input.subject, j, Outcome::Warning, why, v.change);
+            warnings.insert(k, f);
+        }
     }
+    errors.into_values().chain(warnings.into_values()).collect()
+}
+
+/// Runs the gate.
+pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
+    let versions = cmp.versions();
+    let s = input.settings;
+    let subject = &versions[input.subject];
+    let base = &versions[input.base];
+    let changes = cmp.changes(input.base, input.subject).unwrap_or_default();
+    let mut findings = Vec::new();
+    let mut notes = Vec::new();
+
+    // The policy, against the base (and, when transitive, every release up to it).
+    let prerelease = input.version.is_some_and(|v| !v.pre.is_empty());
+    let earlier = registry::earlier_tags(versions, input.base + 1, !prerelease);
+    let mut checked = Vec::new();
+    findings.extend(policy_findings(cmp, input, &earlier, &mut checked));
+    if checked.is_empty() && !matches!(input.policy, Policy::AllowAny) {
+        notes.push(format!(
+            "{} had no release to check against (none in its window up to {})",
+            input.policy, base.version.name
+        ));
+    }
+
     // The semver check of the version about to be published.
     let mut semver = None;
-    if let (Some(x), Some(base_v)) = (input.version, versions[input.base].version.semver.as_ref()) {
-        let required = rules::required_bump(&changes);
-        let (verdict, reason) = sv::judge(base_v, x, required, s.pre1);
-        let deciding: Vec<Change> = changes
-            .iter()
-            .filter(|c| c.ignored.is_none() && c.bump == required && required > Bump::Patch)
-            .cloned()
-            .collect();
-        if verdict == SemverVerdict::TooSmall {
-            let first = deciding
-                .first()
-                .map(|c| format!(": {} {}", c.rule, c.element))
-                .unwrap_or_default();
-            let more = if deciding.len() > 1 {
-                format!(" (+{} more)", deciding.len() - 1)
-            } else {
-                String::new()
+    if let (Some(x), Some(base_v)) = (input.version, base.version.semver.as_ref()) {
+        let check = sv::assess(&base.version.name, Some((base_v, x)), &changes, s.pre1);
+        if check.verdict == SemverVerdict::TooSmall {
+            let first = check.deciding.first();
+            let more = match check.deciding.len() {
+                0 | 1 => String::new(),
+                n => format!(" (+{} more)", n - 1),
             };
-            findings.push(Finding {
-                severity: Outcome::Error,
-                rule: "SEMVER_TOO_SMALL".into(),
-                element: String::new(),
-                location: None,
-                repo_location: None,
-                message: format!(
-                    "{x}: {reason} (from {}){first}{more}",
-                    versions[input.base].version.name,
+            let mut f = Finding::plain(
+                Outcome::Error,
+                "SEMVER_TOO_SMALL",
+                format!(
+                    "{x}: {} (from {}){}{more}",
+                    check.reason,
+                    base.version.name,
+                    first
+                        .map(|c| format!(": {} {}", c.rule, c.element))
+                        .unwrap_or_default()
                 ),
-                why: None,
-                fix: format!(
+                format!(
                     "publish it as {} instead, or make the changes compatible",
-                    next_version(base_v, required, s.pre1)
+                    next_version(base_v, check.required.unwrap_or(Bump::None), s.pre1)
                 ),
-                change: None,
-            });
+            );
+            // Where the deciding change is, for annotations.
+            if let Some(c) = first {
+                let g = change_finding(
+                    versions,
+                    input.subject,
+                    input.base,
+                    Outcome::Error,
+                    String::new(),
+                    c.clone(),
+                );
+                f.location = g.location;
+                f.repo_location = g.repo_location;
+            }
+            findings.push(f);
         }
-        // A version already tagged with other content.
+        semver = Some(check);
+        // A version already tagged with another schema.
         if let Some(t) = versions.iter().position(|v| {
             v.version.kind == crate::history::VersionKind::Tag
-                && v.version.semver.as_ref().is_some_and(|s| s == x)
-        }) && !cmp.same_content(t, input.subject)
-            && cmp
-                .changes(t, input.subject)
-                .is_some_and(|c| c.iter().any(|c| c.rule != "COMMENT_CHANGED"))
+                && v.version.semver.as_ref() == Some(x)
+        }) && t != input.subject
+            && let Some(since) = cmp.changes(t, input.subject)
+            && since.iter().any(|c| c.rule != "COMMENT_CHANGED")
         {
-            findings.push(Finding {
-                severity: Outcome::Error,
-                rule: "SEMVER_VERSION_TAKEN".into(),
-                element: String::new(),
-                location: None,
-                repo_location: None,
-                message: format!(
+            findings.push(Finding::plain(
+                Outcome::Error,
+                "SEMVER_VERSION_TAKEN",
+                format!(
                     "version {x} is already released as {}, with a different schema",
                     versions[t].version.name
                 ),
-                why: None,
-                fix: format!(
+                format!(
                     "bump the version: these changes need at least {}",
-                    next_version(
-                        x,
-                        rules::required_bump(&cmp.changes(t, input.subject).unwrap_or_default()),
-                        s.pre1
-                    )
+                    next_version(x, rules::required_bump(&since), s.pre1)
                 ),
-                change: None,
-            });
+            ));
         }
-        semver = Some(SemverCheck {
-            bump: Some(sv::actual_bump(base_v, x)),
-            required: Some(required),
-            verdict,
-            reason,
-            unchanged: changes.iter().all(|c| c.rule == "COMMENT_CHANGED"),
-            deciding,
-        });
     }
-    // History-wide hazards that show in the subject, placed after the base and the tags
-    // before it (where it will be published), not after everything loaded.
-    let sequence: Vec<Loaded> = earlier
-        .iter()
-        .map(|&j| versions[j].clone())
-        .chain(std::iter::once(versions[input.subject].clone()))
-        .collect();
-    let last = sequence.len() - 1;
-    for h in hazards::find(&sequence, cmp.root())
-        .iter()
-        .filter(|h| h.at == last)
-    {
-        let subject = &versions[input.subject];
-        let location = subject
-            .compiled
-            .schema
-            .doc(&h.element)
-            .map(|d| format!("{}:{}", d.file, d.line));
-        findings.push(Finding {
-            severity: if s.strict {
-                Outcome::Error
-            } else {
-                Outcome::Warning
-            },
-            rule: format!("HAZARD_{}", h.kind.as_str().to_ascii_uppercase()),
-            element: h.element.clone(),
-            repo_location: location.as_deref().and_then(|l| repo_location(subject, l)),
-            location,
-            message: h.message.clone(),
-            why: Some(format!("history: {}", h.versions.join(" -> "))),
-            fix: match h.kind {
-                super::HazardKind::NumberReused | super::HazardKind::NameReused => {
-                    "give the new declaration a fresh number and name, and reserve the old ones"
-                        .into()
-                }
-                super::HazardKind::ReservationDropped => {
-                    "keep the reservation: reserved numbers and names cost nothing".into()
-                }
-                super::HazardKind::TypeReverted => {
-                    "if data was written with the middle type, keep that type or add a new field"
-                        .into()
-                }
-            },
-            change: None,
-        });
-    }
+
+    findings.extend(hazard_findings(cmp, input, &earlier));
+    findings.extend(compile_findings(subject, base));
+
     // buffrs package rules.
-    let subject = &versions[input.subject];
     if let Some(text) = &subject.version.manifest {
         for p in buffrs::check_text(text, subject) {
-            findings.push(Finding {
-                severity: Outcome::Error,
-                rule: p.rule.to_string(),
-                element: p.element.clone(),
-                repo_location: p
-                    .location
-                    .as_deref()
-                    .and_then(|l| repo_location(subject, l)),
-                location: p.location.clone(),
-                message: p.message,
-                why: None,
-                fix: String::new(),
-                change: None,
-            });
+            let mut f = Finding::plain(Outcome::Error, p.rule, p.message, String::new());
+            f.element = p.element;
+            f.repo_location = p
+                .location
+                .as_deref()
+                .and_then(|l| repo_location(subject, l));
+            f.location = p.location;
+            findings.push(f);
         }
     }
+
     findings.sort_by(|a, b| {
+        let worst = |f: &Finding| f.change.as_ref().map(|c| c.verdict.worst());
         a.severity
             .cmp(&b.severity)
-            .then_with(|| {
-                let w = |f: &Finding| {
-                    f.change
-                        .as_ref()
-                        .map(|c| c.verdict.worst())
-                        .unwrap_or(Severity::Breaking)
-                };
-                w(b).cmp(&w(a))
-            })
+            .then_with(|| worst(b).cmp(&worst(a)))
             .then_with(|| a.location.cmp(&b.location))
             .then_with(|| a.rule.cmp(&b.rule))
+            .then_with(|| a.element.cmp(&b.element))
     });
     GateReport {
         subject: subject.version.name.clone(),
-        base: versions[input.base].version.name.clone(),
+        base: base.version.name.clone(),
         version: input.version.map(|v| v.to_string()),
         policy: input.policy.to_string(),
         level: s.level,
@@ -371,7 +394,93 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
         findings,
         changes,
         checked,
+        notes,
     }
+}
+
+/// History-wide hazards that the subject introduces, with the subject placed after the base
+/// and the releases before it (where it will be published), not after everything loaded.
+fn hazard_findings(cmp: &Comparer<'_>, input: &GateInput<'_>, earlier: &[usize]) -> Vec<Finding> {
+    let versions = cmp.versions();
+    let s = input.settings;
+    let subject = &versions[input.subject];
+    let sequence: Vec<Loaded> = earlier
+        .iter()
+        .map(|&j| versions[j].clone())
+        .chain(std::iter::once(subject.clone()))
+        .collect();
+    let last = sequence.len() - 1;
+    let schema = &subject.compiled.schema;
+    hazards::find(&sequence, cmp.root())
+        .into_iter()
+        .filter(|h| h.at == last)
+        .filter(|h| s.ignores.hazard(h.kind.id(), &h.element, schema).is_none())
+        .map(|h| {
+            // The element, or the message or enum holding it (a dropped reservation).
+            let location = schema
+                .doc(&h.element)
+                .or_else(|| h.element.rsplit_once('.').and_then(|(p, _)| schema.doc(p)))
+                .map(|d| format!("{}:{}", d.file, d.line));
+            Finding {
+                severity: if s.strict {
+                    Outcome::Error
+                } else {
+                    Outcome::Warning
+                },
+                rule: h.kind.id().to_string(),
+                element: h.element.clone(),
+                number: h.number,
+                repo_location: location.as_deref().and_then(|l| repo_location(subject, l)),
+                location,
+                why: Some(format!("history: {}", h.versions.join(" -> "))),
+                fix: h.kind.fix().to_string(),
+                message: h.message,
+                change: None,
+            }
+        })
+        .collect()
+}
+
+/// A file of the subject that does not compile cannot be checked, nor released: an error
+/// when it compiled in the base (or is new), a warning when it did not compile there
+/// either (an editions file protox cannot read, say).
+fn compile_findings(subject: &Loaded, base: &Loaded) -> Vec<Finding> {
+    let base_failed = super::failed_files(base);
+    subject
+        .compiled
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let old_failure = base_failed.contains(d.file.as_str());
+            let mut f = Finding::plain(
+                if old_failure {
+                    Outcome::Warning
+                } else {
+                    Outcome::Error
+                },
+                "COMPILE_ERROR",
+                d.message.clone(),
+                if old_failure {
+                    format!(
+                        "it did not compile in {} either; its changes are not checked",
+                        base.version.name
+                    )
+                } else {
+                    "fix the file: its changes cannot be checked, and generated code cannot be built"
+                        .into()
+                },
+            );
+            f.element = d.file.clone();
+            if d.line > 0 {
+                f.location = Some(format!("{}:{}", d.file, d.line));
+                f.repo_location = f
+                    .location
+                    .as_deref()
+                    .and_then(|l| repo_location(subject, l));
+            }
+            f
+        })
+        .collect()
 }
 
 /// The smallest version after `base` that allows changes requiring `required`.

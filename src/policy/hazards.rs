@@ -27,6 +27,31 @@ pub enum HazardKind {
 }
 
 impl HazardKind {
+    /// The id a `protolapse.toml` ignore or an inline directive names it by.
+    pub fn id(self) -> &'static str {
+        match self {
+            HazardKind::NumberReused => "HAZARD_NUMBER_REUSED",
+            HazardKind::NameReused => "HAZARD_NAME_REUSED",
+            HazardKind::ReservationDropped => "HAZARD_RESERVATION_DROPPED",
+            HazardKind::TypeReverted => "HAZARD_TYPE_REVERTED",
+        }
+    }
+
+    /// How to avoid it.
+    pub fn fix(self) -> &'static str {
+        match self {
+            HazardKind::NumberReused | HazardKind::NameReused => {
+                "give the new declaration a fresh number and name, and reserve the old ones"
+            }
+            HazardKind::ReservationDropped => {
+                "keep the reservation: reserved numbers and names cost nothing"
+            }
+            HazardKind::TypeReverted => {
+                "if data was written with the middle type, keep that type or add a new field"
+            }
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             HazardKind::NumberReused => "number_reused",
@@ -51,6 +76,9 @@ pub struct Hazard {
     pub at: usize,
     /// One line: what happened.
     pub message: String,
+    /// Why it is ignored (protolapse.toml or an inline directive), if it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ignored: Option<String>,
 }
 
 /// What a field or value number held in one version.
@@ -96,6 +124,18 @@ struct Container {
     names: BTreeMap<String, NameTrack>,
     /// Reservations in the last version that had the container.
     reserved: Option<Reserved>,
+    /// The declaration last walked: an equal one changes nothing but the reservations' date.
+    last_message: Option<Message>,
+    last_enum: Option<Enum>,
+}
+
+impl Container {
+    /// The container is as it was: only note that its reservations still stand in `i`.
+    fn seen_again(&mut self, i: usize) {
+        if let Some(r) = &mut self.reserved {
+            r.at = i;
+        }
+    }
 }
 
 /// Every hazard of the history, in the order they show. With a root, only the messages and
@@ -105,6 +145,11 @@ pub fn find(versions: &[Loaded], root: Option<&str>) -> Vec<Hazard> {
     let mut out = Vec::new();
     for (i, v) in versions.iter().enumerate() {
         if v.compiled.status == Status::Failed {
+            continue;
+        }
+        if v.unchanged_since.is_some() {
+            // The same content as the version before: nothing can show here.
+            containers.values_mut().for_each(|c| c.seen_again(i));
             continue;
         }
         let content = &v.compiled.schema.content;
@@ -119,13 +164,23 @@ pub fn find(versions: &[Loaded], root: Option<&str>) -> Vec<Hazard> {
         for m in own_messages(content) {
             if in_scope(&m.full_name) {
                 let c = containers.entry(m.full_name.clone()).or_default();
-                message(c, m, i, versions, &mut out);
+                if c.last_message.as_ref() == Some(m) {
+                    c.seen_again(i);
+                } else {
+                    c.last_message = Some(m.clone());
+                    message(c, m, i, versions, &mut out);
+                }
             }
         }
         for e in own_enums(content) {
             if in_scope(&e.full_name) {
                 let c = containers.entry(e.full_name.clone()).or_default();
-                enumeration(c, e, i, versions, &mut out);
+                if c.last_enum.as_ref() == Some(e) {
+                    c.seen_again(i);
+                } else {
+                    c.last_enum = Some(e.clone());
+                    enumeration(c, e, i, versions, &mut out);
+                }
             }
         }
     }
@@ -229,6 +284,7 @@ fn step(
                 number: Some(n),
                 versions: vec![name(versions, *seen), name(versions, r), name(versions, i)],
                 at: i,
+                ignored: None,
                 message: format!(
                     "{container}: number {n} held `{}` until {}, was removed in {}, and is `{}` in {}: data written before the removal is misread",
                     describe(last),
@@ -261,6 +317,7 @@ fn step(
                                 name(versions, i),
                             ],
                             at: i,
+                ignored: None,
                             message: format!(
                                 "{container}: `{}` was {} from {}, {} from {}, and is {} again in {}: data written as {} is misread",
                                 d.name,
@@ -300,6 +357,7 @@ fn step(
                 number: Some(n),
                 versions: vec![name(versions, seen), name(versions, r), name(versions, i)],
                 at: i,
+                ignored: None,
                 message: format!(
                     "{container}: name `{}` was number {last} until {}, was removed in {}, and is number {n} in {}: JSON and text data with the name are misread",
                     d.name,
@@ -313,9 +371,10 @@ fn step(
         t.present = true;
         t.removed_at = None;
     }
-    let names_now: Vec<&String> = present.values().map(|d| &d.name).collect();
+    let names_now: std::collections::BTreeSet<&str> =
+        present.values().map(|d| d.name.as_str()).collect();
     for (nm, t) in c.names.iter_mut() {
-        if t.present && !names_now.contains(&nm) {
+        if t.present && !names_now.contains(nm.as_str()) {
             t.present = false;
             t.removed_at = Some(i);
         }
@@ -327,26 +386,25 @@ fn step(
         at: since,
     }) = &c.reserved
     {
-        let covered = |n: i64| ranges.iter().any(|&(a, b)| a <= n && n <= b);
         for &(a, b) in old_ranges {
-            // The numbers of the old range no longer reserved (capped: ranges can be huge).
-            let dropped: Vec<i64> = (a..=b.min(a.saturating_add(1 << 16)))
-                .filter(|&n| !covered(n))
-                .collect();
-            if let (Some(first), Some(last)) = (dropped.first(), dropped.last()) {
+            // The parts of the old range no longer reserved.
+            let dropped = subtract((a, b), &ranges);
+            if let (Some(&(first, _)), Some(&(_, last))) = (dropped.first(), dropped.last()) {
+                let count: i64 = dropped.iter().map(|(x, y)| y - x + 1).sum();
                 let what = if first == last {
                     format!("reserved number {first}")
-                } else if dropped.len() as i64 == last - first + 1 {
+                } else if dropped.len() == 1 {
                     format!("reserved numbers {first} to {last}")
                 } else {
-                    format!("{} reserved numbers from {first} to {last}", dropped.len())
+                    format!("{count} reserved numbers from {first} to {last}")
                 };
                 out.push(Hazard {
                     kind: HazardKind::ReservationDropped,
                     element: container.to_string(),
-                    number: Some(*first),
+                    number: Some(first),
                     versions: vec![name(versions, *since), name(versions, i)],
                     at: i,
+                ignored: None,
                     message: format!(
                         "{container}: {what} (still reserved in {}) no longer reserved in {}: the numbers can be reused by mistake",
                         name(versions, *since),
@@ -363,6 +421,7 @@ fn step(
                     number: None,
                     versions: vec![name(versions, *since), name(versions, i)],
                     at: i,
+                ignored: None,
                     message: format!(
                         "{container}: reserved name `{n}` (still reserved in {}) no longer reserved in {}: the name can be reused by mistake",
                         name(versions, *since),
@@ -379,13 +438,42 @@ fn step(
     });
 }
 
+/// The parts of the inclusive range `r` that none of `ranges` covers, in order.
+fn subtract(r: (i64, i64), ranges: &[(i64, i64)]) -> Vec<(i64, i64)> {
+    let mut sorted: Vec<(i64, i64)> = ranges.to_vec();
+    sorted.sort_unstable();
+    let mut out = Vec::new();
+    let mut start = r.0;
+    for (a, b) in sorted {
+        if b < start || a > r.1 {
+            continue;
+        }
+        if a > start {
+            out.push((start, a - 1));
+        }
+        start = start.max(b.saturating_add(1));
+        if start > r.1 {
+            return out;
+        }
+    }
+    if start <= r.1 {
+        out.push((start, r.1));
+    }
+    out
+}
+
 /// A field's type for reuse and revert checks: the type and whether it repeats, not its
 /// presence (`optional`, `required`), which has hazards of its own pairwise.
 fn type_key(f: &Field) -> String {
+    // string and bytes share an encoding: a field back as the other is not misread.
+    let ty = match f.ty.to_string().as_str() {
+        "string" => "bytes".to_string(),
+        other => other.to_string(),
+    };
     match &f.map {
         Some((k, v)) => format!("map<{k}, {v}>"),
-        None if f.cardinality == Cardinality::Repeated => format!("repeated {}", f.ty),
-        None => f.ty.to_string(),
+        None if f.cardinality == Cardinality::Repeated => format!("repeated {ty}"),
+        None => ty,
     }
 }
 
@@ -394,5 +482,21 @@ fn describe(d: &Decl) -> String {
         d.name.clone()
     } else {
         format!("{} {}", d.ty, d.name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ranges_subtract() {
+        use super::subtract;
+        assert_eq!(subtract((5, 9), &[(7, 7)]), [(5, 6), (8, 9)]);
+        assert_eq!(
+            subtract((100, 536_870_911), &[(100, 200)]),
+            [(201, 536_870_911)]
+        );
+        assert_eq!(subtract((5, 9), &[(1, 20)]), []);
+        assert_eq!(subtract((5, 9), &[]), [(5, 9)]);
+        assert_eq!(subtract((5, 9), &[(9, 12), (1, 5)]), [(6, 8)]);
     }
 }

@@ -6,10 +6,12 @@
 //! ```
 //!
 //! An inline directive (in the leading or trailing comment) covers changes of that
-//! declaration and of everything declared inside it, in the new version; a change to a
-//! removed element is covered by a directive on its enclosing declaration (or the file's
-//! `syntax` line). Ignored changes stay listed, marked with the reason, and count for
-//! nothing.
+//! declaration and of everything declared inside it, in the version that introduces the
+//! directive: left in place, it does not cover later changes (the old side carrying the same
+//! directive makes it stale). A change to a removed element is covered by a directive on its
+//! enclosing declaration (or the file's `syntax` line). History-wide hazards are ignored the
+//! same way, by their ids (`HAZARD_NUMBER_REUSED`, ...). Ignored changes stay listed, marked
+//! with the reason, and count for nothing.
 
 use crate::rules::Change;
 use crate::schema::Schema;
@@ -42,29 +44,56 @@ impl Ignores {
     }
 
     /// Marks every change an ignore covers; `new` holds the inline directives (looked up
-    /// only when `inline` says it has some).
-    pub fn apply(&self, changes: &mut [Change], new: &Schema, inline_directives: bool) {
+    /// only when `inline_directives` says it has some), `old` tells which are stale.
+    pub fn apply(
+        &self,
+        changes: &mut [Change],
+        old: &Schema,
+        new: &Schema,
+        inline_directives: bool,
+    ) {
         if self.rules.is_empty() && !inline_directives {
             return;
         }
         for c in changes.iter_mut() {
-            if c.ignored.is_none() {
-                c.ignored = self
-                    .configured(c)
-                    .or_else(|| inline_directives.then(|| inline(c, new)).flatten());
+            if c.ignored.is_some() {
+                continue;
             }
+            let files = super::change_files(c);
+            c.ignored = self.configured(c.rule, &c.element, &files).or_else(|| {
+                if !inline_directives {
+                    return None;
+                }
+                // A removed element's file is known from the old side only.
+                let file = c
+                    .new_location
+                    .as_deref()
+                    .or(c.old_location.as_deref())
+                    .and_then(|l| l.rsplit_once(':'))
+                    .map(|(f, _)| f);
+                inline(c.rule, &c.element, file, new, Some(old))
+            });
         }
     }
 
-    fn configured(&self, c: &Change) -> Option<String> {
+    /// The reason a history-wide hazard (by its id, `HAZARD_NUMBER_REUSED`) on `element` is
+    /// ignored, by the config or by a directive in `schema` (the version where it shows).
+    pub fn hazard(&self, id: &str, element: &str, schema: &Schema) -> Option<String> {
+        let file = schema.doc(element).map(|d| d.file.as_str());
+        let files: Vec<&str> = file.into_iter().collect();
+        self.configured(id, element, &files)
+            .or_else(|| inline(id, element, file, schema, None))
+    }
+
+    /// The reason of the first configured ignore that covers a finding.
+    fn configured(&self, rule: &str, element: &str, files: &[&str]) -> Option<String> {
         let opts = glob::MatchOptions {
             require_literal_separator: true,
             ..Default::default()
         };
-        let files = super::change_files(c);
         self.rules.iter().find_map(|r| {
-            let hit = r.rule.as_deref().is_none_or(|id| id == c.rule)
-                && r.element.as_ref().is_none_or(|g| g.matches(&c.element))
+            let hit = r.rule.as_deref().is_none_or(|id| id == rule)
+                && r.element.as_ref().is_none_or(|g| g.matches(element))
                 && r.path
                     .as_ref()
                     .is_none_or(|g| files.iter().any(|f| g.matches_with(f, opts)));
@@ -76,6 +105,14 @@ impl Ignores {
         })
     }
 }
+
+/// The ids a `rule` key or a directive may name besides the rule ids: the hazards.
+pub const HAZARD_IDS: [&str; 4] = [
+    "HAZARD_NUMBER_REUSED",
+    "HAZARD_NAME_REUSED",
+    "HAZARD_RESERVATION_DROPPED",
+    "HAZARD_TYPE_REVERTED",
+];
 
 /// True when a doc's comments hold a directive.
 pub fn has_directive(doc: &Doc) -> bool {
@@ -101,32 +138,42 @@ pub fn directives(comment: &str) -> Vec<(Vec<String>, String)> {
         .collect()
 }
 
-/// The reason of an inline directive that covers `c`, looked up on the element and its
-/// enclosing declarations in the new version, then on the file.
-fn inline(c: &Change, new: &Schema) -> Option<String> {
-    let mut names = vec![c.element.as_str()];
-    let mut rest = c.element.as_str();
+/// The reason of an inline directive that covers rule `rule` on `element`, looked up on the
+/// element and its enclosing declarations in `new`, then on `file`'s `syntax` line. With
+/// `old`, a directive that `old` carries at the same place is stale: it covered an earlier
+/// change and does not cover this one.
+fn inline(
+    rule: &str,
+    element: &str,
+    file: Option<&str>,
+    new: &Schema,
+    old: Option<&Schema>,
+) -> Option<String> {
+    let mut names = vec![element];
+    let mut rest = element;
     while let Some((parent, _)) = rest.rsplit_once('.') {
         names.push(parent);
         rest = parent;
     }
-    let file = c
-        .new_location
-        .as_deref()
-        .and_then(|l| l.rsplit_once(':'))
-        .map(|(f, _)| f);
-    let docs = names
-        .into_iter()
-        .filter_map(|n| new.doc(n))
-        .chain(file.and_then(|f| new.doc(f)));
-    for doc in docs {
+    names.extend(file);
+    for name in names {
+        let Some(doc) = new.doc(name) else { continue };
+        let stale: Vec<(Vec<String>, String)> = old
+            .and_then(|o| o.doc(name))
+            .map(|d| {
+                [d.comment.as_str(), d.trailing.as_str()]
+                    .iter()
+                    .flat_map(|t| directives(t))
+                    .collect()
+            })
+            .unwrap_or_default();
         for text in [&doc.comment, &doc.trailing] {
-            for (ids, reason) in directives(text) {
-                if ids.iter().any(|id| id == "*" || id == c.rule) {
-                    return Some(if reason.is_empty() {
+            for d in directives(text) {
+                if d.0.iter().any(|id| id == "*" || id == rule) && !stale.contains(&d) {
+                    return Some(if d.1.is_empty() {
                         format!("{DIRECTIVE} at {}:{}", doc.file, doc.line)
                     } else {
-                        reason
+                        d.1
                     });
                 }
             }

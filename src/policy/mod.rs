@@ -237,20 +237,19 @@ impl<'p> Comparer<'p> {
 
     /// Applies ignores, and marks the changes in files that did not compile on either side.
     fn mark(&self, changes: &mut [Change], old: usize, new: usize) {
-        if let Some(schema) = self.schema(new) {
+        if let (Some(a), Some(b)) = (self.schema(old), self.schema(new)) {
             let inline = self.directives.get(new).copied().unwrap_or(false);
-            self.ignores.apply(changes, schema, inline);
+            self.ignores.apply(changes, a, b, inline);
         }
-        for i in [new, old] {
-            let Some(failed) = self.failed_files.get(i).filter(|f| !f.is_empty()) else {
-                continue;
-            };
-            let name = &self.versions[i].version.name;
-            for c in changes.iter_mut().filter(|c| c.ignored.is_none()) {
-                if let Some(f) = change_files(c).into_iter().find(|f| failed.contains(*f)) {
-                    c.ignored = Some(format!("not judged: {f} did not compile in {name}"));
-                }
-            }
+        let side = |i: usize| {
+            (
+                self.versions[i].version.name.as_str(),
+                &self.failed_files[i],
+                self.schema(i).map(|s| &s.content),
+            )
+        };
+        if old < self.versions.len() && new < self.versions.len() {
+            mark_not_judged(changes, side(old), side(new), self.root.as_deref());
         }
     }
 
@@ -282,6 +281,32 @@ impl<'p> Comparer<'p> {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Every change of each pair (as [`Comparer::changes`]), computed on every core; their
+    /// summaries are kept for the policies.
+    pub fn changes_many(&self, pairs: &[(usize, usize)]) -> Vec<Option<Vec<Change>>> {
+        let results: Vec<Mutex<Option<Vec<Change>>>> =
+            pairs.iter().map(|_| Mutex::new(None)).collect();
+        let work = |k: usize| {
+            let (a, b) = pairs[k];
+            let changes = self.changes(a, b);
+            if let (Some(c), Some(&ra), Some(&rb)) = (
+                &changes,
+                self.representative.get(a),
+                self.representative.get(b),
+            ) {
+                self.lock()
+                    .entry((ra, rb))
+                    .or_insert_with(|| PairSummary::of(c));
+            }
+            *results[k].lock().unwrap_or_else(|e| e.into_inner()) = changes;
+        };
+        parallel(pairs.len(), work);
+        results
+            .into_iter()
+            .map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect()
+    }
+
     /// Computes the summaries of the given pairs on every core, so that later lookups hit.
     pub fn prefetch(&self, pairs: &[(usize, usize)]) {
         let mut todo: Vec<(usize, usize)> = pairs
@@ -297,29 +322,37 @@ impl<'p> Comparer<'p> {
             let cache = self.lock();
             todo.retain(|p| !cache.contains_key(p));
         }
-        let threads = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-            .min(todo.len());
-        if threads <= 1 {
-            for (a, b) in todo {
-                self.summary(a, b);
-            }
-            return;
-        }
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(&(a, b)) = todo.get(i) else { break };
-                        self.summary(a, b);
-                    }
-                });
-            }
+        parallel(todo.len(), |k| {
+            let (a, b) = todo[k];
+            self.summary(a, b);
         });
     }
+}
+
+/// Runs `work(0..n)` on every core (inline when there is one core or one item).
+fn parallel(n: usize, work: impl Fn(usize) + Sync) {
+    let threads = std::thread::available_parallelism()
+        .map(|t| t.get())
+        .unwrap_or(1)
+        .min(n);
+    if threads <= 1 {
+        (0..n).for_each(work);
+        return;
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if k >= n {
+                        break;
+                    }
+                    work(k);
+                }
+            });
+        }
+    });
 }
 
 /// The files of a version that were found but did not compile (import paths).
@@ -333,6 +366,53 @@ pub fn failed_files(v: &Loaded) -> BTreeSet<&str> {
         .filter(|f| !v.compiled.schema.content.files.contains_key(&f.path))
         .map(|f| f.path.as_str())
         .collect()
+}
+
+/// One side of a comparison, for [`mark_not_judged`]: the version's name, the files that did
+/// not compile in it, and its content (None when nothing compiled).
+pub type SideFiles<'a> = (
+    &'a str,
+    &'a BTreeSet<String>,
+    Option<&'a crate::schema::Content>,
+);
+
+/// Marks the changes that cannot be judged because a file did not compile on one side: the
+/// changes located in such a file, and — when the root's own file did not compile on one
+/// side, so that nothing it reaches is known there — every change.
+pub fn mark_not_judged(
+    changes: &mut [Change],
+    old: SideFiles<'_>,
+    new: SideFiles<'_>,
+    root: Option<&str>,
+) {
+    for ((name, failed, content), (_, _, other)) in [(new, old), (old, new)] {
+        if failed.is_empty() {
+            continue;
+        }
+        let root_file = root.and_then(|r| {
+            let has = |c: &crate::schema::Content| {
+                c.messages.contains_key(r) || c.services.contains_key(r)
+            };
+            if content.is_some_and(has) {
+                return None;
+            }
+            let c = other?;
+            c.messages
+                .get(r)
+                .map(|m| &m.file)
+                .or_else(|| c.services.get(r).map(|s| &s.file))
+                .filter(|f| failed.contains(*f))
+        });
+        for c in changes.iter_mut().filter(|c| c.ignored.is_none()) {
+            if let Some(f) = root_file {
+                c.ignored = Some(format!(
+                    "not judged: {f}, the root's file, did not compile in {name}"
+                ));
+            } else if let Some(f) = change_files(c).into_iter().find(|f| failed.contains(*f)) {
+                c.ignored = Some(format!("not judged: {f} did not compile in {name}"));
+            }
+        }
+    }
 }
 
 /// The files a change is located in (its locations, and the element of a file rule).
@@ -451,12 +531,22 @@ pub fn analyze_with(cmp: &Comparer<'_>, settings: &Settings) -> Result<Analysis,
         .enumerate()
         .filter_map(|(i, p)| p.map(|p| (p, i)))
         .collect();
-    cmp.prefetch(&adjacent);
-    let hazards = hazards::find(versions, cmp.root());
+    let mut adjacent_changes = cmp.changes_many(&adjacent).into_iter();
+    let mut changes_of: Vec<Option<Arc<Vec<Change>>>> = vec![None; versions.len()];
+    for &(_, i) in &adjacent {
+        changes_of[i] = adjacent_changes.next().flatten().map(Arc::new);
+    }
+    let mut hazards = hazards::find(versions, cmp.root());
+    for h in &mut hazards {
+        h.ignored =
+            settings
+                .ignores
+                .hazard(h.kind.id(), &h.element, &versions[h.at].compiled.schema);
+    }
     let mut reports: Vec<VersionReport> = (0..versions.len())
         .map(|i| {
             let prev = previous[i];
-            let changes = prev.and_then(|p| cmp.changes(p, i)).map(Arc::new);
+            let changes = changes_of[i].take();
             let semver = semver::check(
                 versions,
                 i,

@@ -7,6 +7,7 @@
 //! new one (the `forward` cell). A `breaking` cell fails; `hazard` and `lossy` cells warn, and
 //! fail under `strict`. Ignored changes count for nothing.
 
+use std::collections::BTreeSet;
 use std::fmt;
 use std::str::FromStr;
 
@@ -67,6 +68,7 @@ impl Policy {
                     names: versions
                         .iter()
                         .rev()
+                        .filter(|v| v.version.kind == VersionKind::Tag)
                         .take(3)
                         .map(|v| v.version.name.as_str())
                         .collect::<Vec<_>>()
@@ -298,11 +300,11 @@ pub fn requirements(
         Policy::BackwardTill(x) => window(x).into_iter().map(|j| (j, true, false)).collect(),
         Policy::ForwardTill(x) => window(x).into_iter().map(|j| (j, false, true)).collect(),
         Policy::BackwardTillAndForwardTill(x, y) => {
-            let (b, f) = (window(x), window(y));
-            let mut js: Vec<usize> = b.iter().chain(&f).copied().collect();
-            js.sort_unstable_by(|a, b| b.cmp(a));
-            js.dedup();
-            js.into_iter()
+            let b: BTreeSet<usize> = window(x).into_iter().collect();
+            let f: BTreeSet<usize> = window(y).into_iter().collect();
+            let all: BTreeSet<usize> = b.union(&f).copied().collect();
+            all.into_iter()
+                .rev()
                 .map(|j| (j, b.contains(&j), f.contains(&j)))
                 .collect()
         }
@@ -310,12 +312,15 @@ pub fn requirements(
 }
 
 /// The tagged versions before `i` in history order that compiled: what a transitive policy
-/// checks `i` against.
-pub fn earlier_tags(versions: &[Loaded], i: usize) -> Vec<usize> {
+/// checks `i` against. For a release (`releases_only`), pre-releases do not count: they
+/// may change freely among themselves, and a release answers to releases.
+pub fn earlier_tags(versions: &[Loaded], i: usize, releases_only: bool) -> Vec<usize> {
     (0..i.min(versions.len()))
         .filter(|&j| {
-            versions[j].version.kind == VersionKind::Tag
-                && versions[j].compiled.status != Status::Failed
+            let v = &versions[j];
+            v.version.kind == VersionKind::Tag
+                && v.compiled.status != Status::Failed
+                && !(releases_only && v.version.semver.as_ref().is_some_and(|s| !s.pre.is_empty()))
         })
         .collect()
 }
@@ -451,6 +456,10 @@ pub fn violations_against(
             warns.push(v);
         }
     }
+    // Worst first by the policy's own cell (the changes come sorted by their worst cell of
+    // any level and direction).
+    fails.sort_by_key(|v| std::cmp::Reverse(v.severity));
+    warns.sort_by_key(|v| std::cmp::Reverse(v.severity));
     (fails, warns)
 }
 
@@ -465,7 +474,14 @@ pub fn evaluate_all(
 ) -> Vec<PolicyResult> {
     let versions = cmp.versions();
     let earlier: Vec<Vec<usize>> = (0..versions.len())
-        .map(|i| earlier_tags(versions, i))
+        .map(|i| {
+            let pre = versions[i]
+                .version
+                .semver
+                .as_ref()
+                .is_some_and(|s| !s.pre.is_empty());
+            earlier_tags(versions, i, !pre)
+        })
         .collect();
     let pairs: Vec<(usize, usize)> = (0..versions.len())
         .flat_map(|i| {

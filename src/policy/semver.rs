@@ -108,13 +108,23 @@ fn previous_among(versions: &[Loaded], i: usize, keep: impl Fn(&Loaded) -> bool)
 
 /// Tags below `i` by precedence, greatest first (releases only, for a release).
 fn candidates(versions: &[Loaded], i: usize, keep: impl Fn(&Loaded) -> bool) -> Vec<usize> {
-    let Some(cur) = versions.get(i).and_then(|v| v.version.semver.as_ref()) else {
-        return Vec::new();
-    };
+    match versions.get(i).and_then(|v| v.version.semver.as_ref()) {
+        Some(cur) => below(versions, cur, |j, v| j != i && keep(v)),
+        None => Vec::new(),
+    }
+}
+
+/// Tags whose version is below `cur`, greatest first: releases only for a release, every
+/// tag for a pre-release.
+pub fn below(
+    versions: &[Loaded],
+    cur: &semver::Version,
+    keep: impl Fn(usize, &Loaded) -> bool,
+) -> Vec<usize> {
     let mut c: Vec<(usize, &semver::Version)> = versions
         .iter()
         .enumerate()
-        .filter(|&(j, v)| j != i && keep(v) && v.version.kind == VersionKind::Tag)
+        .filter(|&(j, v)| v.version.kind == VersionKind::Tag && keep(j, v))
         .filter_map(|(j, v)| v.version.semver.as_ref().map(|s| (j, s)))
         .filter(|(_, s)| s.cmp_precedence(cur).is_lt() && (s.pre.is_empty() || !cur.pre.is_empty()))
         .collect();
@@ -122,25 +132,85 @@ fn candidates(versions: &[Loaded], i: usize, keep: impl Fn(&Loaded) -> bool) -> 
     c.into_iter().map(|(j, _)| j).collect()
 }
 
+/// Tagged versions that compiled, greatest first: releases, then pre-releases.
+fn releases_first(versions: &[Loaded], keep: impl Fn(usize) -> bool) -> Vec<usize> {
+    let mut c: Vec<(usize, &semver::Version)> = versions
+        .iter()
+        .enumerate()
+        .filter(|&(j, v)| v.version.kind == VersionKind::Tag && compiled(v) && keep(j))
+        .filter_map(|(j, v)| v.version.semver.as_ref().map(|s| (j, s)))
+        .collect();
+    c.sort_by(|a, b| {
+        b.1.pre
+            .is_empty()
+            .cmp(&a.1.pre.is_empty())
+            .then_with(|| b.1.cmp_precedence(a.1))
+            .then_with(|| a.0.cmp(&b.0))
+    });
+    c.into_iter().map(|(j, _)| j).collect()
+}
+
 /// The latest release: the greatest tagged version without a pre-release part that compiled,
 /// else the greatest tagged version that compiled.
 pub fn latest_release(versions: &[Loaded]) -> Option<usize> {
-    let greatest = |release_only: bool| {
-        versions
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| v.version.kind == VersionKind::Tag && compiled(v))
-            .filter_map(|(j, v)| v.version.semver.as_ref().map(|s| (j, s)))
-            .filter(|(_, s)| !release_only || s.pre.is_empty())
-            .max_by(|a, b| a.1.cmp_precedence(b.1).then_with(|| b.0.cmp(&a.0)))
-            .map(|(j, _)| j)
+    releases_first(versions, |_| true).into_iter().next()
+}
+
+/// Of `list` (greatest first), the first version that compiled every file `subject` has, so
+/// that a version that left a file out does not hide that file's changes; else the first.
+fn covering(versions: &[Loaded], list: &[usize], subject: &Loaded) -> Option<usize> {
+    let mine = super::failed_files(subject);
+    list.iter()
+        .copied()
+        .find(|&j| {
+            // Only a partial version leaves files out: skip building the set for the others.
+            versions[j].compiled.status != Status::Partial
+                || super::failed_files(&versions[j]).is_subset(&mine)
+        })
+        .or_else(|| list.first().copied())
+}
+
+/// The version a revision or the working tree stands for: the tag on the same commit (a
+/// revision only: a working tree on a tagged commit is work after that release).
+pub fn implied_version(versions: &[Loaded], i: usize) -> Option<&semver::Version> {
+    let v = versions.get(i)?;
+    if v.version.kind != VersionKind::Rev {
+        return None;
+    }
+    versions
+        .iter()
+        .filter(|t| t.version.kind == VersionKind::Tag && t.version.commit == v.version.commit)
+        .find_map(|t| t.version.semver.as_ref())
+}
+
+/// The base of a revision or the working tree `i`: the previous relevant version of the
+/// version it is about to be (`x`, or the tag on its commit); else the latest release it
+/// builds on (a tag on its commit or an ancestor); else the latest release. Only versions
+/// that compiled, preferring one that compiled every file `i` has.
+pub fn base_for(versions: &[Loaded], i: usize, x: Option<&semver::Version>) -> Option<usize> {
+    let v = versions.get(i)?;
+    let list = match x.or_else(|| implied_version(versions, i)) {
+        Some(x) => below(versions, x, |j, t| j != i && compiled(t)),
+        None => {
+            let reachable = releases_first(versions, |j| {
+                v.version
+                    .ancestors
+                    .as_ref()
+                    .is_some_and(|a| a.contains(&versions[j].version.name))
+            });
+            if reachable.is_empty() {
+                releases_first(versions, |j| j != i)
+            } else {
+                reachable
+            }
+        }
     };
-    greatest(true).or_else(|| greatest(false))
+    covering(versions, &list, v)
 }
 
 /// The version `i` is compared with: its previous relevant version that compiled (a tag
-/// without a number: the version before it; a revision or the working tree: the latest
-/// release).
+/// without a number: the version before it; a revision or the working tree: see
+/// [`base_for`]).
 ///
 /// A candidate that left out a file this version has (it failed to compile there) would
 /// hide that file's changes, so the nearest earlier one that compiled it is taken instead:
@@ -148,19 +218,13 @@ pub fn latest_release(versions: &[Loaded]) -> Option<usize> {
 /// sides (an editions file protox cannot read) do not count.
 pub fn previous_to_compare(versions: &[Loaded], i: usize) -> Option<usize> {
     let v = versions.get(i)?;
-    let mine = super::failed_files(v);
-    let covers = |j: usize| super::failed_files(&versions[j]).is_subset(&mine);
-    let pick = |list: Vec<usize>| -> Option<usize> {
-        list.iter()
-            .copied()
-            .find(|&j| covers(j))
-            .or_else(|| list.first().copied())
-    };
-    let before = || pick((0..i).rev().filter(|&j| compiled(&versions[j])).collect());
     match (v.version.kind, &v.version.semver) {
-        (VersionKind::Tag, Some(_)) => pick(candidates(versions, i, compiled)),
-        (VersionKind::Tag, None) => before(),
-        _ => latest_release(versions).filter(|&j| j != i).or_else(before),
+        (VersionKind::Tag, Some(_)) => covering(versions, &candidates(versions, i, compiled), v),
+        (VersionKind::Tag, None) => {
+            let before: Vec<usize> = (0..i).rev().filter(|&j| compiled(&versions[j])).collect();
+            covering(versions, &before, v)
+        }
+        _ => base_for(versions, i, None),
     }
 }
 
@@ -194,6 +258,12 @@ pub fn judge(
     required: Bump,
     pre1: Pre1,
 ) -> (SemverVerdict, String) {
+    if cur.cmp_precedence(prev).is_le() {
+        return (
+            SemverVerdict::TooSmall,
+            format!("{cur} is not above {prev}"),
+        );
+    }
     let actual = actual_bump(prev, cur);
     if actual == Bump::None && !cur.pre.is_empty() {
         return (
@@ -216,28 +286,36 @@ pub fn judge(
         _ => s,
     };
     let a = actual.as_str();
-    let r = required.as_str();
+    let r = match required {
+        Bump::None => "no",
+        b => b.as_str(),
+    };
     if have > needed {
         (
             SemverVerdict::TooSmall,
-            why(format!("a {a} bump, but its changes require {r}")),
+            why(format!("a {a} bump, but its changes require {r} bump")),
         )
     } else if have < needed {
         if prev.major == 0 && cur.major >= 1 {
             (
                 SemverVerdict::Ok,
-                format!("the first stable release; its changes require {r}"),
+                format!("the first stable release; its changes require {r} bump"),
+            )
+        } else if pre1 == Pre1::Cargo && prev.major == 0 && prev.minor == 0 && cur.minor > 0 {
+            (
+                SemverVerdict::Ok,
+                format!("leaving 0.0.x; its changes require {r} bump"),
             )
         } else {
             (
                 SemverVerdict::LargerThanNeeded,
-                why(format!("a {a} bump where its changes require {r}")),
+                why(format!("a {a} bump where its changes require {r} bump")),
             )
         }
     } else {
         (
             SemverVerdict::Ok,
-            why(format!("a {a} bump for {r} changes")),
+            why(format!("a {a} bump, as its changes require")),
         )
     }
 }
@@ -266,24 +344,6 @@ pub fn check(
     let Some(changes) = changes else {
         return SemverCheck::none(format!("not compared with {}", p.version.name));
     };
-    let required = required_bump(changes);
-    let unchanged = changes
-        .iter()
-        .filter(|c| c.ignored.is_none())
-        .all(|c| c.rule == "COMMENT_CHANGED");
-    let deciding: Vec<Change> = changes
-        .iter()
-        .filter(|c| c.ignored.is_none() && c.bump == required && required > Bump::Patch)
-        .cloned()
-        .collect();
-    let mut out = SemverCheck {
-        bump: None,
-        required: Some(required),
-        verdict: SemverVerdict::None,
-        reason: String::new(),
-        unchanged,
-        deciding,
-    };
     let skipped = match (previous_relevant(versions, i), prev) {
         (Some(r), Some(q)) if r != q => format!(
             "; {} {}, so compared with {}",
@@ -297,26 +357,65 @@ pub fn check(
         ),
         _ => String::new(),
     };
-    match (&p.version.semver, &v.version.semver) {
-        (Some(a), Some(b)) if v.version.kind == VersionKind::Tag => {
+    let numbers = match (&p.version.semver, &v.version.semver) {
+        (Some(a), Some(b)) if v.version.kind == VersionKind::Tag => Some((a, b)),
+        _ => None,
+    };
+    let mut out = assess(&p.version.name, numbers, changes, pre1);
+    out.reason.push_str(&skipped);
+    out
+}
+
+/// The semver check of a bump between two version numbers (None: no numbers to check),
+/// given the changes from the version named `base`.
+pub fn assess(
+    base: &str,
+    numbers: Option<(&semver::Version, &semver::Version)>,
+    changes: &[Change],
+    pre1: Pre1,
+) -> SemverCheck {
+    let required = required_bump(changes);
+    let unchanged = changes.iter().all(|c| c.rule == "COMMENT_CHANGED");
+    let deciding: Vec<Change> = changes
+        .iter()
+        .filter(|c| c.ignored.is_none() && c.bump == required && required > Bump::Patch)
+        .cloned()
+        .collect();
+    let mut out = SemverCheck {
+        bump: None,
+        required: Some(required),
+        verdict: SemverVerdict::None,
+        reason: String::new(),
+        unchanged,
+        deciding,
+    };
+    match numbers {
+        Some((a, b)) => {
             let (verdict, reason) = judge(a, b, required, pre1);
             out.bump = Some(actual_bump(a, b));
-            out.verdict = verdict;
-            out.reason = if unchanged {
-                format!("schema unchanged since {}; {reason}", p.version.name)
+            if unchanged {
+                // Any bump will do for a schema that did not change.
+                out.verdict = if verdict == SemverVerdict::TooSmall {
+                    verdict
+                } else {
+                    SemverVerdict::Ok
+                };
+                out.reason = format!("schema unchanged since {base}");
             } else {
-                reason
-            };
+                out.verdict = verdict;
+                out.reason = reason;
+            }
         }
-        _ => {
+        None => {
             out.reason = format!(
-                "no version number to check; its changes since {} require {}",
-                p.version.name,
-                required.as_str()
+                "no version number to check; its changes since {base} require {}",
+                match required {
+                    Bump::None => "no bump".to_string(),
+                    b => format!("a {} bump", b.as_str()),
+                }
             );
         }
     }
-    out.reason.push_str(&skipped);
     let ignored = changes.iter().filter(|c| c.ignored.is_some()).count();
     if ignored > 0 {
         out.reason.push_str(&format!(

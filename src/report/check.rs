@@ -108,6 +108,9 @@ pub fn to_text(r: &GateReport) -> String {
             sanitize::line(&s.reason)
         ));
     }
+    for n in &r.notes {
+        out.push_str(&format!("note: {}\n", sanitize::line(n)));
+    }
     if r.checked.len() > 1 {
         out.push_str(&format!(
             "checked against {} versions: {}\n",
@@ -149,6 +152,7 @@ pub fn to_json(r: &GateReport) -> Value {
         })),
         "counts": r.counts,
         "checked": r.checked,
+        "notes": r.notes,
         "findings": r.findings.iter().map(finding_json).collect::<Vec<_>>(),
         "changes": r.changes,
     })
@@ -159,6 +163,7 @@ fn finding_json(f: &Finding) -> Value {
         "severity": f.severity,
         "rule": f.rule,
         "element": f.element,
+        "number": f.number,
         "location": f.location,
         "file": f.repo_location.as_ref().map(|(p, _)| p),
         "line": f.repo_location.as_ref().map(|(_, l)| l),
@@ -268,11 +273,13 @@ pub fn to_sarif(r: &GateReport) -> Value {
                     None => f.message.clone(),
                 }},
                 "properties": {"element": f.element},
+                // Stable across runs and line moves, so code scanning tracks one finding.
+                "partialFingerprints": {"protolapse/v1": fingerprint(f)},
             });
             if let Some((file, line)) = &f.repo_location {
                 res["locations"] = json!([{
                     "physicalLocation": {
-                        "artifactLocation": {"uri": file},
+                        "artifactLocation": {"uri": uri(file)},
                         "region": {"startLine": line},
                     },
                     "logicalLocations": [{"fullyQualifiedName": f.element}],
@@ -304,6 +311,28 @@ pub fn to_sarif(r: &GateReport) -> Value {
             },
         }],
     })
+}
+
+/// A relative path as a URI reference: every byte outside RFC 3986's unreserved set (and
+/// `/`) percent-encoded.
+fn uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// SHA-256 of the rule, the element and its number: what identifies a finding.
+fn fingerprint(f: &Finding) -> String {
+    use sha2::{Digest, Sha256};
+    let number = f.number.map(|n| n.to_string()).unwrap_or_default();
+    let digest = Sha256::digest(format!("{}\0{}\0{number}", f.rule, f.element).as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn pascal(id: &str) -> String {

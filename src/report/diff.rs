@@ -75,6 +75,9 @@ pub fn to_text(old: &str, new: &str, root: Option<&str>, changes: &[Change]) -> 
             (None, Some(n)) => out.push_str(&format!("         + {}\n", sanitize::line(n))),
             (None, None) => {}
         }
+        if let Some(why) = &c.ignored {
+            out.push_str(&format!("         ignored: {}\n", sanitize::line(why)));
+        }
         out.push_str(&format!(
             "         wire {}  json {}  source {}  bump {}\n         {}\n",
             cell(c.verdict.wire),
@@ -88,14 +91,21 @@ pub fn to_text(old: &str, new: &str, root: Option<&str>, changes: &[Change]) -> 
             sanitize::line(&c.message)
         ));
     }
-    let count = |s: Severity| changes.iter().filter(|c| c.verdict.worst() == s).count();
+    let counted = || changes.iter().filter(|c| c.ignored.is_none());
+    let count = |s: Severity| counted().filter(|c| c.verdict.worst() == s).count();
+    let ignored = changes.len() - counted().count();
     out.push_str(&format!(
-        "\n{} changes: {} breaking, {} lossy, {} hazard, {} safe; required bump: {}\n(backward/forward where they differ; `protolapse explain RULE` tells more)\n",
+        "\n{} changes: {} breaking, {} lossy, {} hazard, {} safe{}; required bump: {}\n(backward/forward where they differ; `protolapse explain RULE` tells more)\n",
         changes.len(),
         count(Severity::Breaking),
         count(Severity::Lossy),
         count(Severity::Hazard),
         count(Severity::Safe),
+        if ignored > 0 {
+            format!(", {ignored} ignored")
+        } else {
+            String::new()
+        },
         required_bump(changes).as_str()
     ));
     out

@@ -39,6 +39,8 @@ pub struct HazardJson<'a> {
     pub number: Option<i64>,
     pub versions: &'a [String],
     pub message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ignored: Option<&'a str>,
 }
 
 impl<'a> HazardJson<'a> {
@@ -49,6 +51,7 @@ impl<'a> HazardJson<'a> {
             number: h.number,
             versions: &h.versions,
             message: &h.message,
+            ignored: h.ignored.as_deref(),
         }
     }
 }
@@ -320,10 +323,13 @@ pub fn to_text(
         ));
         // Reasons worth reading, one per line under the row.
         if matches!(v.semver, SemverVerdict::TooSmall) {
+            // The deciding change right after the verdict, before any note on ignored ones.
+            let reason = sanitize::line(v.semver_reason);
+            let (head, tail) = reason.split_once("; ").unwrap_or((&reason, ""));
             out.push_str(&format!(
-                "{pad}semver: {}{}\n",
-                sanitize::line(v.semver_reason),
-                first_change(&r.semver.deciding)
+                "{pad}semver: {head}{}{}{tail}\n",
+                first_change(&r.semver.deciding),
+                if tail.is_empty() { "" } else { "; " },
             ));
         }
         if let Some(p) = &v.policy
@@ -355,7 +361,14 @@ pub fn to_text(
             out.push_str(&format!("{pad}{} fails{against}{what}\n", p.name));
         }
         for h in &v.hazards {
-            out.push_str(&format!("{pad}hazard: {}\n", sanitize::line(h.message)));
+            let ignored = h
+                .ignored
+                .map(|i| format!(" (ignored: {})", sanitize::line(i)))
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "{pad}hazard: {}{ignored}\n",
+                sanitize::line(h.message)
+            ));
         }
         for p in v.package {
             out.push_str(&format!(

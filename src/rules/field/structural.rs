@@ -93,8 +93,9 @@ pub(in crate::rules) fn structural(oc: &Content, x: &str, nc: &Content, y: &str)
         backward: back(&nested, false),
         forward: back(&reverse, false),
     };
-    fn worst(f: &Finding) -> Severity {
-        f.verdict.wire.backward.max(f.verdict.json.backward)
+    /// The wire first: a difference that misreads bytes outranks one in JSON only.
+    fn worst(f: &Finding) -> (Severity, Severity) {
+        (f.verdict.wire.backward, f.verdict.json.backward)
     }
     fn first_worst(list: &[Finding]) -> Option<&Finding> {
         list.iter()
@@ -102,10 +103,10 @@ pub(in crate::rules) fn structural(oc: &Content, x: &str, nc: &Content, y: &str)
                 Some(b) if worst(b) >= worst(f) => Some(b),
                 _ => Some(f),
             })
-            .filter(|f| worst(f) > Safe)
+            .filter(|f| worst(f) > (Safe, Safe))
     }
     let why = match first_worst(&nested).or_else(|| first_worst(&reverse)) {
-        Some(f) if worst(f) > Safe => format!(
+        Some(f) if worst(f) > (Safe, Safe) => format!(
             "compared field by field, the worst difference is {} {}: {}",
             f.rule, f.element, f.message
         ),

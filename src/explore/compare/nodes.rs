@@ -1,0 +1,451 @@
+//! Making the nodes of a comparison: pairing the members of two declarations, and attaching
+//! each change to the node it concerns.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use crate::rules::{Change, Severity};
+use crate::schema::graph::type_text;
+use crate::schema::model::{Content, EnumValue, Field, Method};
+
+use super::super::decl;
+use super::{Node, NodeKind, Sides, Step, TypePair};
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Member {
+    Number(i64),
+    Name(String),
+}
+
+fn type_kind(c: &Content, name: &str) -> Option<NodeKind> {
+    if c.messages.contains_key(name) {
+        Some(NodeKind::Message)
+    } else if c.enums.contains_key(name) {
+        Some(NodeKind::Enum)
+    } else if c.services.contains_key(name) {
+        Some(NodeKind::Service)
+    } else {
+        None
+    }
+}
+
+fn short(name: &str) -> &str {
+    name.rsplit('.').next().unwrap_or(name)
+}
+
+/// Short display type: `map<string, Leaf>`, `repeated Node`, `int32`.
+fn short_type(f: &Field) -> String {
+    let full = type_text(f);
+    // Shorten every dotted name in the text to its last part.
+    full.split_inclusive([' ', '<', ',', '>'])
+        .map(|tok| {
+            let (word, sep) = match tok.char_indices().last() {
+                Some((i, ' ' | '<' | ',' | '>')) => (&tok[..i], &tok[i..]),
+                _ => (tok, ""),
+            };
+            format!("{}{sep}", short(word))
+        })
+        .collect()
+}
+
+fn field_target(c: &Content, f: &Field) -> Option<String> {
+    let t = match &f.map {
+        Some((_, v)) => v.type_name(),
+        None => f.ty.type_name(),
+    }?;
+    type_kind(c, t).map(|_| t.to_string())
+}
+
+enum Item<'a> {
+    Field(&'a Field),
+    Value(&'a EnumValue),
+    Method(&'a Method),
+    Request(&'a Method),
+    Response(&'a Method),
+}
+
+/// The children of one side of a node, keyed by step.
+fn side_children<'a>(
+    c: &'a Content,
+    method: Option<&'a Method>,
+    ty: Option<&str>,
+) -> Vec<(Step, Item<'a>)> {
+    if let Some(m) = method {
+        return vec![
+            (Step::Request, Item::Request(m)),
+            (Step::Response, Item::Response(m)),
+        ];
+    }
+    let Some(ty) = ty else { return Vec::new() };
+    if let Some(m) = c.messages.get(ty) {
+        m.fields
+            .values()
+            .map(|f| (Step::Field(f.number), Item::Field(f)))
+            .collect()
+    } else if let Some(e) = c.enums.get(ty) {
+        let mut seen = HashSet::new();
+        e.values
+            .iter()
+            .filter(|v| seen.insert(v.number))
+            .map(|v| (Step::Value(v.number), Item::Value(v)))
+            .collect()
+    } else if let Some(s) = c.services.get(ty) {
+        s.methods
+            .values()
+            .map(|m| (Step::Method(m.name.clone()), Item::Method(m)))
+            .collect()
+    } else {
+        Vec::new()
+    }
+}
+
+pub(super) struct Index {
+    types: HashMap<String, Vec<usize>>,
+    members: HashMap<(String, Member), Vec<usize>>,
+    /// Per change: whether some node has it.
+    pub attached: Vec<bool>,
+}
+
+impl Index {
+    pub(super) fn build(changes: &[Change], old: &Content, new: &Content) -> Index {
+        let mut ix = Index {
+            types: HashMap::new(),
+            members: HashMap::new(),
+            attached: vec![false; changes.len()],
+        };
+        let is_type = |n: &str| type_kind(old, n).is_some() || type_kind(new, n).is_some();
+        let has_member = |parent: &str, name: &str| {
+            [old, new].iter().any(|c| {
+                c.messages
+                    .get(parent)
+                    .is_some_and(|m| m.fields.values().any(|f| f.name == name))
+                    || c.enums
+                        .get(parent)
+                        .is_some_and(|e| e.values.iter().any(|v| v.name == name))
+                    || c.services
+                        .get(parent)
+                        .is_some_and(|s| s.methods.contains_key(name))
+            })
+        };
+        for (i, ch) in changes.iter().enumerate() {
+            if is_type(&ch.element) {
+                ix.types.entry(ch.element.clone()).or_default().push(i);
+                continue;
+            }
+            let Some((parent, last)) = ch.element.rsplit_once('.') else {
+                continue;
+            };
+            if !is_type(parent) {
+                continue;
+            }
+            match ch.number {
+                Some(n) => {
+                    ix.members
+                        .entry((parent.to_string(), Member::Number(n)))
+                        .or_default()
+                        .push(i);
+                    if ch.rule.ends_with("_NUMBER_CHANGED") {
+                        ix.members
+                            .entry((parent.to_string(), Member::Name(last.to_string())))
+                            .or_default()
+                            .push(i);
+                    }
+                }
+                None if has_member(parent, last) => ix
+                    .members
+                    .entry((parent.to_string(), Member::Name(last.to_string())))
+                    .or_default()
+                    .push(i),
+                None => ix.types.entry(parent.to_string()).or_default().push(i),
+            }
+        }
+        ix
+    }
+
+    fn collect(
+        &mut self,
+        out: &mut Vec<usize>,
+        keys: &[(Option<&str>, Member)],
+        types: [Option<&str>; 2],
+    ) {
+        for (parent, m) in keys {
+            if let Some(p) = parent
+                && let Some(v) = self.members.get(&(p.to_string(), m.clone()))
+            {
+                out.extend(v);
+            }
+        }
+        for t in types.into_iter().flatten() {
+            if let Some(v) = self.types.get(t) {
+                out.extend(v);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        for &i in out.iter() {
+            if let Some(a) = self.attached.get_mut(i) {
+                *a = true;
+            }
+        }
+    }
+}
+
+/// What the builder needs to make nodes.
+pub(super) struct Builder<'a> {
+    pub old: &'a Content,
+    pub new: &'a Content,
+    pub changes: &'a [Change],
+    pub index: Index,
+}
+
+impl Builder<'_> {
+    fn worst(&self, ids: &[usize]) -> Option<Severity> {
+        ids.iter()
+            .filter_map(|&i| self.changes.get(i))
+            .filter(|c| c.ignored.is_none())
+            .map(|c| c.verdict.worst())
+            .max()
+    }
+
+    pub(super) fn root(&mut self, root: &str) -> Node {
+        let (o, n) = (
+            type_kind(self.old, root).map(|_| root.to_string()),
+            type_kind(self.new, root).map(|_| root.to_string()),
+        );
+        let kind = type_kind(self.new, root)
+            .or_else(|| type_kind(self.old, root))
+            .unwrap_or(NodeKind::Message);
+        let sides = match (&o, &n) {
+            (Some(_), None) => Sides::Old,
+            (None, Some(_)) => Sides::New,
+            _ => Sides::Both,
+        };
+        let mut changes = Vec::new();
+        self.index
+            .collect(&mut changes, &[], [o.as_deref(), n.as_deref()]);
+        let decl_of = |c: &Content| {
+            c.messages
+                .get(root)
+                .map(decl::message)
+                .or_else(|| c.services.get(root).map(decl::service))
+        };
+        Node {
+            kind,
+            step: None,
+            number: None,
+            name: short(root).to_string(),
+            old_name: None,
+            ty: match kind {
+                NodeKind::Service => "service".into(),
+                NodeKind::Enum => "enum".into(),
+                _ => "message".into(),
+            },
+            old_ty: None,
+            sides,
+            worst: self.worst(&changes),
+            changes,
+            below: None,
+            container: (None, None),
+            element: root.to_string(),
+            old_element: None,
+            old_decl: o.as_ref().and_then(|_| decl_of(self.old)),
+            new_decl: n.as_ref().and_then(|_| decl_of(self.new)),
+            types: (o, n),
+        }
+    }
+
+    /// The children of a node that expands into `types` (or of rpc `method`).
+    pub(super) fn children(&mut self, types: &TypePair, method: Option<&str>) -> Vec<Node> {
+        let (old, new) = (self.old, self.new);
+        fn lookup<'c>(c: &'c Content, svc: &Option<String>, m: &str) -> Option<&'c Method> {
+            svc.as_ref()
+                .and_then(|s| c.services.get(s))
+                .and_then(|s| s.methods.get(m))
+        }
+        let (a, b) = if let Some(m) = method {
+            (
+                lookup(old, &types.0, m)
+                    .map(|m| side_children(old, Some(m), None))
+                    .unwrap_or_default(),
+                lookup(new, &types.1, m)
+                    .map(|m| side_children(new, Some(m), None))
+                    .unwrap_or_default(),
+            )
+        } else {
+            (
+                side_children(old, None, types.0.as_deref()),
+                side_children(new, None, types.1.as_deref()),
+            )
+        };
+        let mut merged: BTreeMap<Step, (Option<Item<'_>>, Option<Item<'_>>)> = BTreeMap::new();
+        for (s, it) in a {
+            merged.entry(s).or_insert((None, None)).0 = Some(it);
+        }
+        for (s, it) in b {
+            merged.entry(s).or_insert((None, None)).1 = Some(it);
+        }
+        merged
+            .into_iter()
+            .filter_map(|(step, (a, b))| self.node(types, method, step, a, b))
+            .collect()
+    }
+
+    fn node(
+        &mut self,
+        parent: &TypePair,
+        method: Option<&str>,
+        step: Step,
+        a: Option<Item<'_>>,
+        b: Option<Item<'_>>,
+    ) -> Option<Node> {
+        let (old, new) = (self.old, self.new);
+        let sides = match (&a, &b) {
+            (Some(_), None) => Sides::Old,
+            (None, Some(_)) => Sides::New,
+            _ => Sides::Both,
+        };
+        let pa = parent.0.as_deref();
+        let pb = parent.1.as_deref();
+        struct One {
+            kind: NodeKind,
+            number: Option<i64>,
+            name: String,
+            ty: String,
+            target: Option<String>,
+            decl: String,
+        }
+        let one = |it: &Item<'_>, c: &Content| -> One {
+            match it {
+                Item::Field(f) => One {
+                    kind: NodeKind::Field,
+                    number: Some(i64::from(f.number)),
+                    name: f.name.clone(),
+                    ty: short_type(f),
+                    target: field_target(c, f),
+                    decl: decl::field(f),
+                },
+                Item::Value(v) => One {
+                    kind: NodeKind::Value,
+                    number: Some(i64::from(v.number)),
+                    name: v.name.clone(),
+                    ty: String::new(),
+                    target: None,
+                    decl: decl::value(v),
+                },
+                Item::Method(m) => {
+                    let stream = |s: bool| if s { "stream " } else { "" };
+                    One {
+                        kind: NodeKind::Method,
+                        number: None,
+                        name: m.name.clone(),
+                        ty: format!(
+                            "{}{} → {}{}",
+                            stream(m.client_streaming),
+                            short(&m.input),
+                            stream(m.server_streaming),
+                            short(&m.output)
+                        ),
+                        target: None,
+                        decl: decl::method(m),
+                    }
+                }
+                Item::Request(m) => One {
+                    kind: NodeKind::Request,
+                    number: None,
+                    name: "request".into(),
+                    ty: format!(
+                        "{}{}",
+                        if m.client_streaming { "stream " } else { "" },
+                        short(&m.input)
+                    ),
+                    target: type_kind(c, &m.input).map(|_| m.input.clone()),
+                    decl: decl::method(m),
+                },
+                Item::Response(m) => One {
+                    kind: NodeKind::Response,
+                    number: None,
+                    name: "response".into(),
+                    ty: format!(
+                        "{}{}",
+                        if m.server_streaming { "stream " } else { "" },
+                        short(&m.output)
+                    ),
+                    target: type_kind(c, &m.output).map(|_| m.output.clone()),
+                    decl: decl::method(m),
+                },
+            }
+        };
+        let oa = a.as_ref().map(|it| one(it, old));
+        let ob = b.as_ref().map(|it| one(it, new));
+        let main = ob.as_ref().or(oa.as_ref())?;
+        let kind = main.kind;
+        let number = main.number;
+        let name = main.name.clone();
+        let ty = main.ty.clone();
+        let old_name = oa
+            .as_ref()
+            .filter(|o| o.name != name)
+            .map(|o| o.name.clone());
+        let old_ty = oa.as_ref().filter(|o| o.ty != ty).map(|o| o.ty.clone());
+        let types = (
+            oa.as_ref().and_then(|o| o.target.clone()),
+            ob.as_ref().and_then(|o| o.target.clone()),
+        );
+        let elem = |p: Option<&str>, o: &Option<One>| match (p, o) {
+            (Some(p), Some(o)) if matches!(o.kind, NodeKind::Request | NodeKind::Response) => {
+                Some(format!("{p}.{}", method.unwrap_or_default()))
+            }
+            (Some(p), Some(o)) => Some(format!("{p}.{}", o.name)),
+            _ => None,
+        };
+        let new_el = elem(pb, &ob);
+        let old_el = elem(pa, &oa);
+        let element = new_el.clone().or(old_el.clone()).unwrap_or_default();
+        let old_element = old_el.filter(|o| Some(o) != new_el.as_ref());
+        // Changes: the member's own, then those of the types it expands into.
+        let mut keys: Vec<(Option<&str>, Member)> = Vec::new();
+        let names = [
+            oa.as_ref().map(|o| o.name.as_str()),
+            ob.as_ref().map(|o| o.name.as_str()),
+        ];
+        match kind {
+            NodeKind::Field | NodeKind::Value => {
+                if let Some(n) = number {
+                    keys.push((pa, Member::Number(n)));
+                    keys.push((pb, Member::Number(n)));
+                }
+                keys.push((pa, Member::Name(names[0].unwrap_or_default().to_string())));
+                keys.push((pb, Member::Name(names[1].unwrap_or_default().to_string())));
+            }
+            NodeKind::Method => {
+                keys.push((pa, Member::Name(name.clone())));
+                keys.push((pb, Member::Name(name.clone())));
+            }
+            _ => {}
+        }
+        let mut changes = Vec::new();
+        self.index.collect(
+            &mut changes,
+            &keys,
+            [types.0.as_deref(), types.1.as_deref()],
+        );
+        Some(Node {
+            kind,
+            step: Some(step),
+            number,
+            name,
+            old_name,
+            ty,
+            old_ty,
+            sides,
+            container: parent.clone(),
+            element,
+            old_element,
+            old_decl: oa.map(|o| o.decl),
+            new_decl: ob.map(|o| o.decl),
+            worst: self.worst(&changes),
+            changes,
+            below: None,
+            types,
+        })
+    }
+}

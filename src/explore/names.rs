@@ -1,0 +1,172 @@
+//! Every name of every version — messages, services, enums, fields, enum values, rpcs — with
+//! the versions it appears in, and fuzzy search over them for the finders.
+
+use std::collections::HashMap;
+
+use fuzzy_matcher::FuzzyMatcher;
+use fuzzy_matcher::skim::SkimMatcherV2;
+
+use crate::schema::Content;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    Message,
+    Service,
+    Enum,
+    Field,
+    Value,
+    Rpc,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Message => "message",
+            Kind::Service => "service",
+            Kind::Enum => "enum",
+            Kind::Field => "field",
+            Kind::Value => "value",
+            Kind::Rpc => "rpc",
+        }
+    }
+
+    /// Messages and services can be roots.
+    pub fn is_root(self) -> bool {
+        matches!(self, Kind::Message | Kind::Service)
+    }
+}
+
+/// One name and where it appears.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub name: String,
+    pub kind: Kind,
+    /// First and last version index it appears in, and in how many versions.
+    pub first: usize,
+    pub last: usize,
+    pub count: usize,
+}
+
+/// A search result: the entry, its score, and the matched character positions in its name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hit {
+    pub entry: usize,
+    pub score: i64,
+    pub indices: Vec<usize>,
+}
+
+/// All names, added version by version.
+#[derive(Debug, Default)]
+pub struct Index {
+    pub entries: Vec<Entry>,
+    by_name: HashMap<(String, Kind), usize>,
+    /// Versions indexed.
+    pub versions: usize,
+}
+
+impl Index {
+    pub fn new() -> Index {
+        Index::default()
+    }
+
+    /// Adds the names of version `version` (call in version order).
+    pub fn add(&mut self, version: usize, content: &Content) {
+        let own = |file: &str| content.files.get(file).is_some_and(|f| !f.external);
+        let mut names: Vec<(String, Kind)> = Vec::new();
+        for m in content.messages.values() {
+            if m.map_entry || !own(&m.file) {
+                continue;
+            }
+            names.push((m.full_name.clone(), Kind::Message));
+            for f in m.fields.values() {
+                names.push((format!("{}.{}", m.full_name, f.name), Kind::Field));
+            }
+        }
+        for e in content.enums.values().filter(|e| own(&e.file)) {
+            names.push((e.full_name.clone(), Kind::Enum));
+            for v in &e.values {
+                names.push((format!("{}.{}", e.full_name, v.name), Kind::Value));
+            }
+        }
+        for s in content.services.values().filter(|s| own(&s.file)) {
+            names.push((s.full_name.clone(), Kind::Service));
+            for m in s.methods.keys() {
+                names.push((format!("{}.{m}", s.full_name), Kind::Rpc));
+            }
+        }
+        for key in names {
+            match self.by_name.get(&key) {
+                Some(&i) => {
+                    if let Some(e) = self.entries.get_mut(i)
+                        && e.last != version
+                    {
+                        e.last = version;
+                        e.count += 1;
+                    }
+                }
+                None => {
+                    self.by_name.insert(key.clone(), self.entries.len());
+                    self.entries.push(Entry {
+                        name: key.0,
+                        kind: key.1,
+                        first: version,
+                        last: version,
+                        count: 1,
+                    });
+                }
+            }
+        }
+        self.versions = self.versions.max(version + 1);
+    }
+
+    /// The entries that match `query`, best first, at most `limit`; `roots_only` keeps
+    /// messages and services. An empty query lists entries by name.
+    pub fn search(&self, query: &str, roots_only: bool, limit: usize) -> Vec<Hit> {
+        let keep = |e: &Entry| !roots_only || e.kind.is_root();
+        let query = query.trim();
+        if query.is_empty() {
+            let mut all: Vec<usize> = (0..self.entries.len())
+                .filter(|&i| self.entries.get(i).is_some_and(keep))
+                .collect();
+            all.sort_by(|&a, &b| {
+                let (x, y) = (&self.entries[a], &self.entries[b]);
+                x.kind.cmp(&y.kind).then_with(|| x.name.cmp(&y.name))
+            });
+            return all
+                .into_iter()
+                .take(limit)
+                .map(|entry| Hit {
+                    entry,
+                    score: 0,
+                    indices: Vec::new(),
+                })
+                .collect();
+        }
+        let matcher = SkimMatcherV2::default().smart_case();
+        let mut hits: Vec<Hit> = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| keep(e))
+            .filter_map(|(i, e)| {
+                matcher
+                    .fuzzy_indices(&e.name, query)
+                    .map(|(score, indices)| Hit {
+                        entry: i,
+                        score,
+                        indices,
+                    })
+            })
+            .collect();
+        hits.sort_by(|a, b| {
+            let (x, y) = (&self.entries[a.entry], &self.entries[b.entry]);
+            b.score
+                .cmp(&a.score)
+                .then_with(|| x.name.len().cmp(&y.name.len()))
+                .then_with(|| x.name.cmp(&y.name))
+                .then_with(|| x.kind.cmp(&y.kind))
+        });
+        hits.truncate(limit);
+        hits
+    }
+}

@@ -1,0 +1,134 @@
+//! What can happen to the app: a user command, a mouse event, a resize, or a result from a
+//! background worker. [`super::App::update`] takes one at a time.
+
+use std::sync::Arc;
+
+use crate::explore::Comparison;
+use crate::explore::facts::{Facts, PolicyMatrix};
+use crate::explore::names::Kind;
+use crate::history::Version;
+use crate::load::{Loaded, Project};
+use crate::policy::{Lifecycle, Settings};
+
+/// The main views.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    Graph,
+    Changes,
+    History,
+    Policy,
+}
+
+impl View {
+    pub const ALL: [View; 4] = [View::Graph, View::Changes, View::History, View::Policy];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            View::Graph => "Graph",
+            View::Changes => "Changes",
+            View::History => "History",
+            View::Policy => "Policy",
+        }
+    }
+}
+
+/// A user command (from the key table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    Quit,
+    Help,
+    Back,
+    Enter,
+    FocusNext,
+    FocusPrev,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Home,
+    End,
+    Left,
+    Right,
+    ExpandAll,
+    CollapseAll,
+    ToggleChanged,
+    NextChange,
+    PrevChange,
+    NextRule,
+    PrevRule,
+    MarkBase,
+    FindRoot,
+    FindJump,
+    View(View),
+    Erase,
+    Clear,
+}
+
+/// What the loader found before compiling anything.
+#[derive(Debug, Clone)]
+pub struct Opened {
+    /// The versions, in order, without their files.
+    pub versions: Vec<Version>,
+    /// The root named in `protolapse.toml`, if any.
+    pub config_root: Option<String>,
+    /// How the history is judged (policy, level, ignores; the root is the UI's).
+    pub settings: Settings,
+    /// Tags seen but skipped, with why.
+    pub skipped: usize,
+}
+
+/// One name the finder found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub name: String,
+    pub kind: Kind,
+    /// First and last version index it appears in, and how many versions have it.
+    pub first: usize,
+    pub last: usize,
+    pub count: usize,
+    /// Matched character positions in `name`.
+    pub indices: Vec<usize>,
+}
+
+/// The finder's results for one query.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundSet {
+    pub query: String,
+    pub roots_only: bool,
+    pub items: Vec<Found>,
+    /// How many versions were indexed when the search ran.
+    pub indexed: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mouse {
+    Click,
+    ScrollUp,
+    ScrollDown,
+}
+
+#[derive(Debug, Clone)]
+pub enum Action {
+    Command(Command),
+    /// A character typed into the finder.
+    Type(char),
+    Mouse {
+        kind: Mouse,
+        column: u16,
+        row: u16,
+    },
+    Resize(u16, u16),
+    // Results.
+    Opened(Box<Opened>),
+    Compiled(usize, Box<Loaded>),
+    Indexed(usize),
+    Loaded(Arc<Project>),
+    LoadFailed(String),
+    Compared(Arc<Comparison>),
+    Facts(Arc<Facts>),
+    Matrix(Arc<PolicyMatrix>),
+    Lifecycle(Arc<Lifecycle>),
+    Found(FoundSet),
+    /// A worker failed (a bug): shown as a status message.
+    Failed(String),
+}

@@ -1,0 +1,209 @@
+//! Responsiveness figures for `protolapse bench`: the real event loop, workers and loader,
+//! drawing into an in-memory terminal. Time to the first frame, to a fully browsable history,
+//! and per key press (the redraw, and until the background result is on screen).
+
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::action::{Action, Command, View};
+use super::app::{App, Overlay, Pane, Phase};
+use super::loader::{LoadOptions, Source};
+use super::runtime::{Options, Runtime};
+use super::theme::Theme;
+
+/// One kind of key press, measured.
+#[derive(Debug, Clone)]
+pub struct Press {
+    pub what: &'static str,
+    pub count: usize,
+    /// Update + redraw right after the key, median and worst.
+    pub redraw_median: Duration,
+    pub redraw_max: Duration,
+    /// Until the worker's result is drawn (zero when the key needs none), median and worst.
+    pub settled_median: Duration,
+    pub settled_max: Duration,
+}
+
+#[derive(Debug, Clone)]
+pub struct Figures {
+    pub first_frame: Duration,
+    /// Every version compiled, the analysis and the comparison of the selected pair drawn.
+    pub browsable: Duration,
+    pub versions: usize,
+    pub root: Option<String>,
+    pub presses: Vec<Press>,
+}
+
+fn browsable(app: &App) -> bool {
+    app.phase == Phase::Done
+        && app.facts.is_some()
+        && (app.root.is_none() || app.current().is_some())
+        && app.indexed >= app.versions.len()
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+struct Driver {
+    rt: Runtime<TestBackend>,
+}
+
+impl Driver {
+    /// Pumps events until `done` holds (at most `limit`).
+    fn until(&mut self, limit: Duration, done: impl Fn(&App) -> bool) -> Result<()> {
+        let start = Instant::now();
+        while !done(&self.rt.app) && start.elapsed() < limit {
+            self.rt.pump(Duration::from_millis(5))?;
+        }
+        Ok(())
+    }
+
+    /// Presses `cmd` `n` times; `settled` says when its background result is on screen.
+    fn press(
+        &mut self,
+        what: &'static str,
+        cmd: Action,
+        n: usize,
+        settled: impl Fn(&App) -> bool,
+    ) -> Result<Press> {
+        let mut redraws = Vec::new();
+        let mut settles = Vec::new();
+        for _ in 0..n {
+            let t = Instant::now();
+            self.rt.apply(cmd.clone());
+            self.rt.draw()?;
+            redraws.push(t.elapsed());
+            self.until(Duration::from_secs(120), &settled)?;
+            settles.push(t.elapsed());
+        }
+        Ok(Press {
+            what,
+            count: n,
+            redraw_median: median(redraws.clone()),
+            redraw_max: redraws.iter().max().copied().unwrap_or_default(),
+            settled_median: median(settles.clone()),
+            settled_max: settles.iter().max().copied().unwrap_or_default(),
+        })
+    }
+}
+
+/// Runs the UI on a `width` × `height` in-memory terminal over `source`.
+pub fn measure(
+    source: Source,
+    load: LoadOptions,
+    root: Option<String>,
+    width: u16,
+    height: u16,
+) -> Result<Figures> {
+    let started = Instant::now();
+    let terminal = Terminal::new(TestBackend::new(width, height))?;
+    let rt = Runtime::start(
+        terminal,
+        Options {
+            source,
+            load,
+            root: root.clone(),
+        },
+        Theme { color: true },
+    )?;
+    let first_frame = started.elapsed();
+    let mut d = Driver { rt };
+    d.until(Duration::from_secs(600), browsable)?;
+    let browsable_at = started.elapsed();
+    let app = &d.rt.app;
+    let versions = app.versions.len();
+    let root = app.root.clone();
+    let mut presses = Vec::new();
+    let cmd = |c: Command| Action::Command(c);
+    let current = |a: &App| a.current().is_some();
+    let always = |_: &App| true;
+    if root.is_some() {
+        d.rt.app.focus = Pane::Graph;
+        presses.push(d.press("graph: move down", cmd(Command::Down), 20, always)?);
+        presses.push(d.press("graph: expand all", cmd(Command::ExpandAll), 1, always)?);
+        presses.push(d.press("graph: page down", cmd(Command::PageDown), 10, always)?);
+        presses.push(d.press(
+            "graph: changed only",
+            cmd(Command::ToggleChanged),
+            2,
+            always,
+        )?);
+        presses.push(d.press("detail: next rule", cmd(Command::NextRule), 5, always)?);
+        d.rt.app.focus = Pane::Versions;
+        let moves = versions.saturating_sub(1).min(10);
+        presses.push(d.press(
+            "versions: previous version",
+            cmd(Command::Up),
+            moves,
+            current,
+        )?);
+        presses.push(d.press("versions: next version", cmd(Command::Down), moves, current)?);
+        presses.push(d.press(
+            "view: changes",
+            cmd(Command::View(View::Changes)),
+            1,
+            always,
+        )?);
+        presses.push(d.press(
+            "view: history",
+            cmd(Command::View(View::History)),
+            1,
+            |a: &App| {
+                a.history_container()
+                    .is_some_and(|c| a.lifecycles.contains_key(&c))
+            },
+        )?);
+        presses.push(d.press(
+            "view: policy matrix",
+            cmd(Command::View(View::Policy)),
+            1,
+            |a: &App| a.matrix.is_some(),
+        )?);
+        presses.push(d.press("view: graph", cmd(Command::View(View::Graph)), 1, always)?);
+    }
+    presses.push(d.press(
+        "finder: open",
+        cmd(Command::FindJump),
+        1,
+        |a: &App| matches!(&a.overlay, Overlay::Finder(f) if f.results.is_some()),
+    )?);
+    let mut typed: Vec<Press> = Vec::new();
+    let mut want = String::new();
+    for ch in "field".chars() {
+        want.push(ch);
+        let want = want.clone();
+        typed.push(d.press(
+            "finder: type a letter",
+            Action::Type(ch),
+            1,
+            move |a: &App| {
+                matches!(&a.overlay, Overlay::Finder(f)
+                if f.results.as_ref().is_some_and(|r| r.query == want))
+            },
+        )?);
+    }
+    presses.push(Press {
+        what: "finder: type a letter",
+        count: typed.len(),
+        redraw_median: median(typed.iter().map(|p| p.redraw_median).collect()),
+        redraw_max: typed.iter().map(|p| p.redraw_max).max().unwrap_or_default(),
+        settled_median: median(typed.iter().map(|p| p.settled_median).collect()),
+        settled_max: typed
+            .iter()
+            .map(|p| p.settled_max)
+            .max()
+            .unwrap_or_default(),
+    });
+    Ok(Figures {
+        first_frame,
+        browsable: browsable_at,
+        versions,
+        root,
+        presses,
+    })
+}

@@ -1,0 +1,121 @@
+//! The changes view: every change of the selected pair, worst first, in aligned columns.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
+
+use crate::rules::Bump;
+
+use super::app::{App, Pane};
+use super::graph::{counts_spans, empty_reason};
+use super::text::fit;
+
+pub struct ChangesPane<'a>(pub &'a App);
+
+/// The package prefix every element shares (`physics.v1.`), to shorten the list.
+fn common_prefix<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let mut prefix: Option<Vec<&str>> = None;
+    for n in names {
+        let parts: Vec<&str> = n.split('.').collect();
+        let parts = &parts[..parts.len().saturating_sub(1)];
+        prefix = Some(match prefix {
+            None => parts.to_vec(),
+            Some(p) => p
+                .iter()
+                .zip(parts)
+                .take_while(|(a, b)| a == b)
+                .map(|(a, _)| *a)
+                .collect(),
+        });
+    }
+    match prefix {
+        Some(p) if !p.is_empty() => format!("{}.", p.join(".")),
+        _ => String::new(),
+    }
+}
+
+impl Widget for &ChangesPane<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.0;
+        let t = &app.theme;
+        let focused = app.focus == Pane::Changes;
+        let mut title = vec![Span::styled(" Changes ", t.title(focused))];
+        let cmp = app.current();
+        if let Some(c) = cmp {
+            title.extend(counts_spans(t, c));
+        }
+        let block = Block::bordered()
+            .title(Line::from(title))
+            .border_style(t.border(focused));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if let Some(lines) = empty_reason(app) {
+            Paragraph::new(lines)
+                .wrap(Wrap { trim: false })
+                .render(inner, buf);
+            return;
+        }
+        let Some(c) = cmp else {
+            Line::styled(" comparing…", t.dim()).render(inner, buf);
+            return;
+        };
+        if c.changes.is_empty() {
+            let msg = if c.first {
+                " the first version: nothing to compare it with"
+            } else {
+                " no changes between these versions from this root"
+            };
+            Line::styled(msg, t.dim()).render(inner, buf);
+            return;
+        }
+        let prefix = common_prefix(c.changes.iter().map(|ch| ch.element.as_str()));
+        let rule_w = c.changes.iter().map(|ch| ch.rule.len()).max().unwrap_or(10);
+        let w = inner.width as usize;
+        let elem_w = w.saturating_sub(2 + 9 + rule_w + 2 + 1 + 5).max(10);
+        let elem_head = if prefix.is_empty() {
+            "ELEMENT".to_string()
+        } else {
+            format!("ELEMENT (in {})", prefix.trim_end_matches('.'))
+        };
+        let header = format!(
+            "  {}{}  {} BUMP",
+            fit("VERDICT", 9),
+            fit("RULE", rule_w),
+            fit(&elem_head, elem_w)
+        );
+        Line::styled(header, t.header()).render(Rect { height: 1, ..inner }, buf);
+        let list_h = inner.height.saturating_sub(1) as usize;
+        for (row, i) in (app.changes_nav.scroll..c.changes.len())
+            .take(list_h)
+            .enumerate()
+        {
+            let Some(ch) = c.changes.get(i) else { break };
+            let sev = ch.verdict.worst();
+            let elem = ch.element.strip_prefix(&prefix).unwrap_or(&ch.element);
+            let unattached = c.unattached.contains(&i);
+            let bump_style = match ch.bump {
+                Bump::Major => t.bad(),
+                Bump::Minor => t.warn(),
+                _ => t.dim(),
+            };
+            let line = Line::from(vec![
+                Span::styled(if unattached { "· " } else { "  " }, t.dim()),
+                Span::styled(fit(sev.as_str(), 9), t.severity(sev)),
+                Span::styled(fit(ch.rule, rule_w), t.severity(sev)),
+                Span::raw("  "),
+                Span::raw(fit(&crate::sanitize::line(elem), elem_w)),
+                Span::raw(" "),
+                Span::styled(ch.bump.as_str().to_string(), bump_style),
+            ]);
+            let r = Rect::new(inner.x, inner.y + 1 + row as u16, inner.width, 1);
+            if i == app.changes_nav.cursor {
+                buf.set_style(r, t.selected(focused));
+                line.style(t.selected(focused)).render(r, buf);
+            } else {
+                line.style(Style::new()).render(r, buf);
+            }
+        }
+    }
+}

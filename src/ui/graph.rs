@@ -1,0 +1,343 @@
+//! The type graph pane: the tree reached from the root in the selected version, with removed
+//! nodes kept (struck through), each node's number, name, type and change marker coloured by
+//! its worst verdict.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
+
+use crate::explore::{Comparison, NodeKind, Row, Sides};
+use crate::rules::Severity;
+use crate::schema::Status;
+
+use super::app::{App, Pane};
+use super::theme::Theme;
+
+pub struct GraphPane<'a>(pub &'a App);
+
+fn short(name: &str) -> &str {
+    name.rsplit('.').next().unwrap_or(name)
+}
+
+/// The title's change counts: `24 changes: 12 breaking · 3 lossy · ...`.
+pub fn counts_spans(t: &Theme, c: &Comparison) -> Vec<Span<'static>> {
+    let (counts, ignored) = c.counts();
+    let total: usize = counts.iter().sum();
+    if c.first {
+        return vec![Span::styled("first version: nothing to compare ", t.dim())];
+    }
+    if total == 0 && ignored == 0 {
+        return vec![Span::styled("no changes ", t.ok())];
+    }
+    let mut out = vec![Span::raw(format!(
+        "{total} change{}: ",
+        if total == 1 { "" } else { "s" }
+    ))];
+    let sevs = [
+        Severity::Breaking,
+        Severity::Lossy,
+        Severity::Hazard,
+        Severity::Safe,
+    ];
+    let mut first = true;
+    for s in sevs {
+        let n = counts[s as usize];
+        if n == 0 {
+            continue;
+        }
+        if !first {
+            out.push(Span::styled(" · ", t.dim()));
+        }
+        first = false;
+        out.push(Span::styled(format!("{n} {}", s.as_str()), t.severity(s)));
+    }
+    if ignored > 0 {
+        out.push(Span::styled(format!(" · {ignored} ignored"), t.dim()));
+    }
+    out.push(Span::raw(" "));
+    out
+}
+
+/// Why there is no tree to show, if there is none.
+pub fn empty_reason(app: &App) -> Option<Vec<Line<'static>>> {
+    let t = &app.theme;
+    let Some(root) = &app.root else {
+        return Some(vec![Line::styled(
+            " no root yet: press r to pick a message or service",
+            t.dim(),
+        )]);
+    };
+    let v = app.versions.get(app.selected)?;
+    let name = crate::sanitize::line(&v.version.name);
+    match &v.compiled {
+        None => return Some(vec![Line::styled(format!(" compiling {name}…"), t.dim())]),
+        Some(c) if c.status == Status::Failed => {
+            let mut out = vec![Line::styled(format!(" {name} does not compile:"), t.bad())];
+            for d in c.diagnostics.iter().take(20) {
+                out.push(Line::raw(format!(
+                    "   {}",
+                    crate::sanitize::line(&d.to_string())
+                )));
+            }
+            return Some(out);
+        }
+        _ => {}
+    }
+    if let Some(b) = app.base_index()
+        && let Some(bv) = app.versions.get(b)
+    {
+        let bname = crate::sanitize::line(&bv.version.name);
+        match &bv.compiled {
+            None => return Some(vec![Line::styled(format!(" compiling {bname}…"), t.dim())]),
+            Some(c) if c.status == Status::Failed => {
+                return Some(vec![Line::styled(
+                    format!(" the base {bname} does not compile: press b on another version"),
+                    t.bad(),
+                )]);
+            }
+            _ => {}
+        }
+    }
+    let c = app.current().or(app.comparison.as_ref())?;
+    if !c.root_found() {
+        return Some(vec![Line::styled(
+            format!(
+                " {} is in neither {} nor {}: press r to pick another root",
+                crate::sanitize::line(short(root)),
+                crate::sanitize::line(&c.old.name),
+                crate::sanitize::line(&c.new.name)
+            ),
+            t.warn(),
+        )]);
+    }
+    None
+}
+
+/// A warning above the tree when a side of the comparison compiled only in part.
+pub fn notice(app: &App) -> Option<Line<'static>> {
+    let c = app.current()?;
+    let sides = if c.first {
+        vec![&c.new]
+    } else {
+        vec![&c.old, &c.new]
+    };
+    let parts: Vec<String> = sides
+        .into_iter()
+        .filter(|s| s.compiled.status == Status::Partial)
+        .map(|s| {
+            format!(
+                "{} {}/{}",
+                crate::sanitize::line(&s.name),
+                s.compiled.files_ok,
+                s.compiled.files_total
+            )
+        })
+        .collect();
+    (!parts.is_empty()).then(|| {
+        Line::styled(
+            format!(
+                " ⚠ files compiled: {}; the rest shows as absent, its changes unjudged",
+                parts.join(", ")
+            ),
+            app.theme.warn(),
+        )
+    })
+}
+
+/// Column widths for the visible rows.
+pub struct Cols {
+    num: usize,
+    name: usize,
+    ty: usize,
+}
+
+fn cols(rows: &[Row], width: usize) -> Cols {
+    let num = rows
+        .iter()
+        .filter_map(|r| r.node.number.map(|n| n.to_string().len()))
+        .max()
+        .unwrap_or(0);
+    let name = rows
+        .iter()
+        .map(|r| r.depth * 2 + 1 + r.node.name.chars().count())
+        .max()
+        .unwrap_or(8)
+        .min(width / 2);
+    let ty = rows
+        .iter()
+        .map(|r| type_text(r).chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(width.saturating_sub(num + name + 14).max(8));
+    Cols { num, name, ty }
+}
+
+fn type_text(r: &Row) -> String {
+    let n = &r.node;
+    match &n.old_ty {
+        Some(o) if n.sides == Sides::Both => format!("{o} → {}", n.ty),
+        _ => n.ty.clone(),
+    }
+}
+
+fn fit(s: &str, w: usize) -> String {
+    let n = s.chars().count();
+    if n > w {
+        let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
+        t.push('…');
+        t
+    } else {
+        format!("{s:<w$}")
+    }
+}
+
+/// One row of the tree as a line.
+pub fn row_line(t: &Theme, r: &Row, parent_sides: Option<Sides>, c: &Cols) -> Line<'static> {
+    let n = &r.node;
+    let gone = n.sides == Sides::Old;
+    let base = if gone { t.removed() } else { Style::new() };
+    let mut prefix = String::new();
+    for g in &r.guides {
+        prefix.push_str(if *g { "│ " } else { "  " });
+    }
+    if r.depth > 0 {
+        prefix.push_str(if r.last { "└─" } else { "├─" });
+    }
+    let expander = if r.cycle {
+        "↻"
+    } else if r.expanded {
+        "▾"
+    } else if n.expandable() || n.kind == NodeKind::Method {
+        "▸"
+    } else {
+        " "
+    };
+    let own = n.worst;
+    let name_style = match (own, gone) {
+        (_, true) => t.removed(),
+        (Some(s), _) => t.severity(s),
+        (None, _) => Style::new(),
+    };
+    let name_cell = fit(&n.name, c.name.saturating_sub(prefix.chars().count() + 1));
+    let num = n.number.map(|x| x.to_string()).unwrap_or_default();
+    let marker = match (n.sides, parent_sides) {
+        (Sides::New, Some(p)) if p != Sides::New => "+",
+        (Sides::New, None) => "+",
+        (Sides::Old, Some(p)) if p != Sides::Old => "−",
+        (Sides::Old, None) => "−",
+        _ if own.is_some() => "~",
+        _ if n.below.is_some() => "•",
+        _ => " ",
+    };
+    let marker_style = match (own, n.below) {
+        (Some(s), _) => t.severity(s),
+        (None, Some(b)) => t.severity(b),
+        _ => t.dim(),
+    };
+    let verdict = own.map(|s| s.as_str()).unwrap_or("");
+    let dim = if gone { t.removed() } else { t.dim() };
+    Line::from(vec![
+        Span::styled(prefix, t.dim()),
+        Span::styled(expander.to_string(), t.accent()),
+        Span::styled(format!("{num:>w$} ", w = c.num + 1), dim),
+        Span::styled(name_cell, name_style),
+        Span::raw(" "),
+        Span::styled(
+            fit(&type_text(r), c.ty),
+            if gone {
+                base
+            } else {
+                dim.remove_modifier(Modifier::CROSSED_OUT)
+            },
+        ),
+        Span::raw(" "),
+        Span::styled(
+            marker.to_string(),
+            marker_style.add_modifier(Modifier::BOLD),
+        ),
+        Span::raw(" "),
+        Span::styled(
+            verdict.to_string(),
+            own.map(|s| t.severity(s)).unwrap_or_default(),
+        ),
+    ])
+}
+
+impl Widget for &GraphPane<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.0;
+        let t = &app.theme;
+        let focused = app.focus == Pane::Graph;
+        let mut title = vec![Span::styled(" Graph ", t.title(focused))];
+        let cmp = app.current();
+        if let Some(c) = cmp {
+            title.extend(counts_spans(t, c));
+        } else if app.root.is_some() && app.comparison.is_some() {
+            title.push(Span::styled("comparing… ", t.dim()));
+        }
+        if app.tree.changed_only {
+            title.push(Span::styled("· changed only ", t.accent()));
+        }
+        let block = Block::bordered()
+            .title(Line::from(title))
+            .border_style(t.border(focused));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        if let Some(lines) = empty_reason(app) {
+            Paragraph::new(lines)
+                .wrap(Wrap { trim: false })
+                .render(inner, buf);
+            return;
+        }
+        let inner = match notice(app) {
+            Some(line) => {
+                line.render(Rect { height: 1, ..inner }, buf);
+                Rect {
+                    y: inner.y + 1,
+                    height: inner.height.saturating_sub(1),
+                    ..inner
+                }
+            }
+            None => inner,
+        };
+        let rows = &app.tree.rows;
+        if rows.is_empty() {
+            if cmp.is_none() {
+                Line::styled(" comparing…", t.dim()).render(inner, buf);
+            } else if app.tree.changed_only {
+                Line::styled(" nothing changed here (f: show everything)", t.dim())
+                    .render(inner, buf);
+            }
+            return;
+        }
+        let visible: Vec<&Row> = rows
+            .iter()
+            .skip(app.tree.scroll)
+            .take(inner.height as usize)
+            .collect();
+        let owned: Vec<Row> = visible.iter().map(|r| (*r).clone()).collect();
+        let c = cols(&owned, inner.width as usize);
+        for (i, r) in visible.iter().enumerate() {
+            let idx = app.tree.scroll + i;
+            let parent_sides = parent_of(rows, idx).map(|p| p.node.sides);
+            let mut line = row_line(t, r, parent_sides, &c);
+            if idx == app.tree.cursor {
+                line = line.style(t.selected(focused));
+            }
+            let y = inner.y + i as u16;
+            let rect = Rect::new(inner.x, y, inner.width, 1);
+            if idx == app.tree.cursor {
+                buf.set_style(rect, t.selected(focused));
+            }
+            line.render(rect, buf);
+        }
+    }
+}
+
+/// The parent row of row `i` (the nearest row above with a smaller depth).
+fn parent_of(rows: &[Row], i: usize) -> Option<&Row> {
+    let d = rows.get(i)?.depth;
+    rows[..i].iter().rev().find(|r| r.depth < d)
+}

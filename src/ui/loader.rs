@@ -1,0 +1,155 @@
+//! The loader thread: reads the history (through `history` and `load`, never git itself),
+//! announces the versions, then hands over each version as it compiles, indexing its names
+//! for the finder on the way.
+
+use std::path::PathBuf;
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, PoisonError, RwLock};
+use std::time::Instant;
+
+use crate::config::Config;
+use crate::explore::names::Index;
+use crate::history::{self, HistoryOptions, Version};
+use crate::load;
+
+use super::action::{Action, Opened};
+use super::worker::{Event, Inbox, Who};
+
+/// Where the history comes from.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// The built-in demo, written into a temporary repository.
+    Demo,
+    Repo(PathBuf),
+}
+
+/// What to load (flags; `protolapse.toml` fills what they leave out).
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    pub tags: Option<String>,
+    pub revs: Vec<String>,
+    pub proto_paths: Vec<String>,
+}
+
+/// Starts the loader thread.
+pub fn spawn(
+    source: Source,
+    opts: LoadOptions,
+    names: Arc<RwLock<Index>>,
+    inbox: Inbox,
+    tx: Sender<Event>,
+) {
+    let fail_inbox = inbox.clone();
+    let fail_tx = tx.clone();
+    let spawned = std::thread::Builder::new()
+        .name("protolapse-loader".into())
+        .spawn(move || {
+            let notify = || {
+                let _ = tx.send(Event::Ready(Who::Loader));
+            };
+            let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                run(&source, &opts, &names, &inbox, &notify)
+            }));
+            let failed = match done {
+                Ok(Ok(())) => None,
+                Ok(Err(e)) => Some(e),
+                Err(_) => Some("internal error while loading the history; please report it".into()),
+            };
+            if let Some(e) = failed {
+                inbox.push(Action::LoadFailed(e));
+                notify();
+            }
+        });
+    if let Err(e) = spawned {
+        fail_inbox.push(Action::LoadFailed(format!(
+            "cannot start the loader thread: {e}"
+        )));
+        let _ = fail_tx.send(Event::Ready(Who::Loader));
+    }
+}
+
+/// Loads the history, pushing actions to `inbox` as it goes. Blocking; also used inline by
+/// the tests and the benchmark.
+pub fn run(
+    source: &Source,
+    opts: &LoadOptions,
+    names: &RwLock<Index>,
+    inbox: &Inbox,
+    notify: &dyn Fn(),
+) -> Result<(), String> {
+    let started = Instant::now();
+    let (_demo, path) = match source {
+        Source::Demo => {
+            let dir = history::demo::build().map_err(|e| e.to_string())?;
+            let p = dir.path().to_path_buf();
+            (Some(dir), p)
+        }
+        Source::Repo(p) => (None, p.clone()),
+    };
+    let root = history::repo_root(&path).map_err(|e| e.to_string())?;
+    let config = Config::load(&root)
+        .map_err(|e| e.to_string())?
+        .unwrap_or_default();
+    let hopts = HistoryOptions {
+        tags: opts.tags.clone().or_else(|| config.tags.clone()),
+        revs: opts.revs.clone(),
+        proto_paths: if opts.proto_paths.is_empty() {
+            config.proto_paths.clone()
+        } else {
+            opts.proto_paths.clone()
+        },
+        worktree: true,
+        worktree_always: false,
+    };
+    let file = crate::config::FILE_NAME;
+    let settings = crate::policy::Settings {
+        root: None,
+        policy: config.policy().map_err(|e| format!("{file}: {e}"))?,
+        level: config.level.unwrap_or_default(),
+        strict: config.strict.unwrap_or(false),
+        pre1: config.pre1.unwrap_or_default(),
+        ignores: config.ignores().map_err(|e| format!("{file}: {e}"))?,
+    };
+    let history = history::load(&path, &hopts).map_err(|e| e.to_string())?;
+    let headers: Vec<Version> = history
+        .versions
+        .iter()
+        .map(|v| {
+            let mut h = v.clone();
+            h.files = Vec::new();
+            h
+        })
+        .collect();
+    inbox.push(Action::Opened(Box::new(Opened {
+        versions: headers,
+        config_root: config.root.clone(),
+        settings,
+        skipped: history.skipped.len(),
+    })));
+    notify();
+    let project = load::compile_each(history, started, |loaded, done, _total| {
+        let i = done - 1;
+        names
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .add(i, &loaded.compiled.schema.content);
+        inbox.push(Action::Compiled(i, Box::new(loaded.clone())));
+        inbox.push(Action::Indexed(done));
+        notify();
+    });
+    if project.versions.iter().all(|v| v.compiled.files_total == 0) {
+        let roots = project
+            .versions
+            .last()
+            .map(|v| v.version.proto_roots.join(", "))
+            .unwrap_or_default();
+        return Err(format!(
+            "no .proto files in any of the {} versions of {} (proto paths: {roots})\n  help: point at the folder that holds them with -I DIR, or set proto_paths in protolapse.toml",
+            project.versions.len(),
+            crate::sanitize::line(&root.display().to_string())
+        ));
+    }
+    inbox.push(Action::Loaded(Arc::new(project)));
+    notify();
+    Ok(())
+}

@@ -1,0 +1,206 @@
+//! The policy view: versions (rows) × the semver check and every compatibility policy
+//! (columns), pass or fail, with the reason of the failure under the cursor.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Widget};
+
+use crate::policy::SemverVerdict;
+
+use super::app::App;
+use super::text::fit;
+
+pub struct PolicyPane<'a>(pub &'a App);
+
+/// A column heading for a policy: `BACKWARD_TRANSITIVE` -> `BACK_TR`.
+pub fn short_policy(name: &str) -> String {
+    match name {
+        "ALLOW_ANY" => "ANY".into(),
+        "DENY_ALL" => "NONE".into(),
+        "BACKWARD" => "BACK".into(),
+        "BACKWARD_TRANSITIVE" => "BACK_TR".into(),
+        "FORWARD" => "FWD".into(),
+        "FORWARD_TRANSITIVE" => "FWD_TR".into(),
+        "FULL" => "FULL".into(),
+        "FULL_TRANSITIVE" => "FULL_TR".into(),
+        other => other.chars().take(8).collect(),
+    }
+}
+
+/// Width of a check's column, and where the checks start (marker, name, bump, need).
+const COL_W: usize = 9;
+
+fn checks_x(app: &App) -> usize {
+    let name_w = app
+        .versions
+        .iter()
+        .map(|v| v.version.name.chars().count())
+        .max()
+        .unwrap_or(7)
+        .clamp(7, 18);
+    2 + name_w + 1 + 6 + 6
+}
+
+/// The check column under inner x `x`, if any.
+pub fn column_at(app: &App, x: usize) -> Option<usize> {
+    let start = checks_x(app);
+    let n = 1 + app.matrix.as_ref().map(|m| m.columns.len()).unwrap_or(0);
+    (x >= start).then(|| (x - start) / COL_W).filter(|c| *c < n)
+}
+
+/// Visible rows of the matrix in `area`.
+pub fn visible_rows(area: Rect) -> usize {
+    area.height.saturating_sub(2 + 1 + 2).max(1) as usize
+}
+
+impl Widget for &PolicyPane<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let app = self.0;
+        let t = &app.theme;
+        let scope = match app.facts.as_ref().and_then(|f| f.root.clone()) {
+            Some(r) => format!("reached from {}", crate::sanitize::line(&r)),
+            None => "whole schema".to_string(),
+        };
+        let block = Block::bordered()
+            .title(Span::styled(
+                format!(" Policy · versions × checks · {scope} "),
+                t.title(true),
+            ))
+            .border_style(t.border(true));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let Some(f) = &app.facts else {
+            let msg = if app.project.is_some() {
+                " analysing…"
+            } else {
+                " waiting for every version to load…"
+            };
+            Line::styled(msg, t.dim()).render(inner, buf);
+            return;
+        };
+        let nav = app.policy_nav;
+        let name_w = app
+            .versions
+            .iter()
+            .map(|v| v.version.name.chars().count())
+            .max()
+            .unwrap_or(7)
+            .clamp(7, 18);
+        let mut head = vec![
+            Span::raw("  "),
+            Span::raw(fit("VERSION", name_w + 1)),
+            Span::raw(fit("BUMP", 6)),
+            Span::raw(fit("NEED", 6)),
+        ];
+        let columns = app
+            .matrix
+            .as_ref()
+            .map(|m| m.columns.as_slice())
+            .unwrap_or(&[]);
+        let col_w = COL_W;
+        let cols: Vec<String> = std::iter::once("SEMVER".to_string())
+            .chain(columns.iter().map(|p| short_policy(&p.name)))
+            .collect();
+        for (ci, c) in cols.iter().enumerate() {
+            let style = if ci == nav.col {
+                Style::new().add_modifier(Modifier::UNDERLINED)
+            } else {
+                Style::new()
+            };
+            head.push(Span::styled(fit(c, col_w), style));
+        }
+        Line::from(head)
+            .style(t.header())
+            .render(Rect { height: 1, ..inner }, buf);
+        let rows = visible_rows(area);
+        for (ri, vi) in (nav.row_scroll..app.versions.len()).take(rows).enumerate() {
+            let Some(v) = app.versions.get(vi) else { break };
+            let vf = f.versions.get(vi);
+            let bump = vf.and_then(|x| x.bump).map(|b| b.as_str()).unwrap_or("");
+            let need = vf
+                .and_then(|x| x.required)
+                .map(|b| b.as_str())
+                .unwrap_or("");
+            let mut spans = vec![
+                Span::styled(if vi == app.selected { "● " } else { "  " }, t.accent()),
+                Span::raw(fit(&crate::sanitize::line(&v.version.name), name_w + 1)),
+                Span::raw(fit(bump, 6)),
+                Span::styled(
+                    fit(need, 6),
+                    vf.and_then(|x| x.worst)
+                        .map(|w| t.severity(w))
+                        .unwrap_or_else(|| t.dim()),
+                ),
+            ];
+            let sel = |ci: usize| vi == nav.row && ci == nav.col;
+            let mark = |ok: Option<bool>, ci: usize| {
+                let (txt, style) = match ok {
+                    Some(true) => ("  ✓", t.ok()),
+                    Some(false) => ("  ✗", t.bad()),
+                    None => ("  ·", t.dim()),
+                };
+                let style = if sel(ci) {
+                    style.patch(t.selected(true))
+                } else {
+                    style
+                };
+                Span::styled(fit(txt, col_w), style)
+            };
+            let sv = vf
+                .and_then(|x| x.semver)
+                .map(|m| m != SemverVerdict::TooSmall);
+            spans.push(mark(sv, 0));
+            for (pi, p) in columns.iter().enumerate() {
+                spans.push(mark(p.results.get(vi).copied().flatten(), pi + 1));
+            }
+            let r = Rect::new(inner.x, inner.y + 1 + ri as u16, inner.width, 1);
+            Line::from(spans).render(r, buf);
+        }
+        // Why the cell under the cursor fails.
+        let y = inner.bottom().saturating_sub(1);
+        let reason = if nav.col == 0 {
+            f.versions.get(nav.row).and_then(|x| x.reason.clone())
+        } else {
+            columns.get(nav.col - 1).and_then(|p| {
+                let failed = p.results.get(nav.row).copied().flatten() == Some(false);
+                failed
+                    .then(|| p.reasons.get(nav.row).cloned().flatten())
+                    .flatten()
+            })
+        };
+        let note = match &app.matrix {
+            None if app.project.is_some() => Some("evaluating every policy…".to_string()),
+            None => None,
+            Some(m) => Some(
+                match nav.col.checked_sub(1).and_then(|c| m.columns.get(c)) {
+                    Some(c) => format!(
+                        "{} = {} at the {} level",
+                        short_policy(&c.name),
+                        c.name,
+                        m.level
+                    ),
+                    None => "SEMVER: the version's bump is at least what its changes require"
+                        .to_string(),
+                },
+            ),
+        };
+        let failing = if nav.col == 0 {
+            f.versions
+                .get(nav.row)
+                .is_some_and(|x| x.semver == Some(SemverVerdict::TooSmall))
+        } else {
+            true
+        };
+        if let Some(n) = note {
+            Line::styled(format!(" {}", crate::sanitize::line(&n)), t.dim())
+                .render(Rect::new(inner.x, y.saturating_sub(1), inner.width, 1), buf);
+        }
+        if let Some(r) = reason {
+            let style = if failing { t.bad() } else { t.dim() };
+            Line::styled(format!(" {}", crate::sanitize::line(&r)), style)
+                .render(Rect::new(inner.x, y, inner.width, 1), buf);
+        }
+    }
+}

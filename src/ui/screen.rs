@@ -1,0 +1,99 @@
+//! The whole screen: the top bar, the panes of the current view (a plain `match`), the
+//! footer, and an overlay on top; or a message when the terminal is too small or the load
+//! failed.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
+
+use super::action::View;
+use super::app::{App, Overlay, Phase};
+use super::changes::ChangesPane;
+use super::chrome::{Footer, TopBar};
+use super::detail::DetailPane;
+use super::finder::FinderPopup;
+use super::graph::GraphPane;
+use super::help::HelpPopup;
+use super::history::HistoryPane;
+use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
+use super::policy::PolicyPane;
+use super::versions::VersionsPane;
+
+impl Widget for &App {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let t = &self.theme;
+        let a = layout::areas(area, self.view, self.versions_width());
+        if a.too_small {
+            let msg = format!(
+                "protolapse needs a terminal of at least {MIN_WIDTH}×{MIN_HEIGHT}; this one is {}×{}. Enlarge it, or press q to quit.",
+                area.width, area.height
+            );
+            let h = 4.min(area.height);
+            let r = Rect::new(
+                area.x,
+                area.y + area.height.saturating_sub(h) / 2,
+                area.width,
+                h,
+            );
+            Paragraph::new(msg)
+                .wrap(Wrap { trim: true })
+                .style(t.warn())
+                .render(r, buf);
+            return;
+        }
+        (&TopBar(self)).render(a.top, buf);
+        if let Phase::Failed(e) = &self.phase {
+            let block = Block::bordered()
+                .title(Span::styled(" Cannot load the history ", t.bad()))
+                .border_style(t.bad());
+            let r = layout::centered(
+                a.body,
+                a.body.width.saturating_sub(8).min(100),
+                12.min(a.body.height),
+            );
+            let inner = block.inner(r);
+            block.render(r, buf);
+            let mut lines: Vec<Line> = e.lines().map(|l| Line::raw(l.to_string())).collect();
+            lines.push(Line::raw(""));
+            lines.push(Line::styled("Press q to quit.", t.dim()));
+            Paragraph::new(lines)
+                .wrap(Wrap { trim: false })
+                .render(inner, buf);
+            (&Footer(self)).render(a.footer, buf);
+            return;
+        }
+        match self.view {
+            View::Graph | View::Changes => {
+                if let Some(r) = a.versions {
+                    (&VersionsPane(self)).render(r, buf);
+                }
+                if let Some(r) = a.graph {
+                    (&GraphPane(self)).render(r, buf);
+                }
+                if let Some(r) = a.changes {
+                    (&ChangesPane(self)).render(r, buf);
+                }
+                if let Some(r) = a.detail {
+                    (&DetailPane(self)).render(r, buf);
+                }
+            }
+            View::History => {
+                if let Some(r) = a.matrix {
+                    (&HistoryPane(self)).render(r, buf);
+                }
+            }
+            View::Policy => {
+                if let Some(r) = a.matrix {
+                    (&PolicyPane(self)).render(r, buf);
+                }
+            }
+        }
+        (&Footer(self)).render(a.footer, buf);
+        match &self.overlay {
+            Overlay::None => {}
+            Overlay::Help { scroll } => (&HelpPopup(self, *scroll)).render(area, buf),
+            Overlay::Finder(f) => (&FinderPopup(self, f)).render(area, buf),
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! Keeping the app in step with the screen after each action: asking the workers for what
+//! the screen needs and does not have (each request once), and keeping every cursor inside
+//! its pane.
+
+use ratatui::layout::Rect;
+
+use crate::policy::Settings;
+
+use super::action::View;
+use super::app::{App, FindMode, ListNav, Overlay, Request};
+use super::layout;
+use super::tree;
+
+impl App {
+    /// Asks the workers for what the screen needs and does not have.
+    pub(super) fn ensure(&mut self) {
+        if let Some(key) = self.compare_key()
+            && self.current().is_none()
+            && self.asked_compare.as_ref() != Some(&key)
+            && let Some(new) = self.side(key.1)
+        {
+            let old = key.0.and_then(|b| self.side(b));
+            self.asked_compare = Some(key.clone());
+            self.outbox.push(Request::Compare {
+                key,
+                old,
+                new,
+                ignores: self.settings.ignores.clone(),
+            });
+        }
+        if let Some(p) = &self.project {
+            let root = self.root.clone();
+            let settings = Settings {
+                root: root.clone(),
+                ..self.settings.clone()
+            };
+            let have = self.facts.as_ref().map(|f| f.root.clone());
+            if have.as_ref() != Some(&root) && self.asked_facts.as_ref() != Some(&root) {
+                self.asked_facts = Some(root.clone());
+                self.outbox.push(Request::Facts {
+                    project: p.clone(),
+                    settings: settings.clone(),
+                });
+            }
+            let have = self.matrix.as_ref().map(|m| m.root.clone());
+            if self.view == View::Policy
+                && have.as_ref() != Some(&root)
+                && self.asked_matrix.as_ref() != Some(&root)
+            {
+                self.asked_matrix = Some(root.clone());
+                self.outbox.push(Request::Matrix {
+                    project: p.clone(),
+                    settings,
+                });
+            }
+            for container in self.wanted_lifecycles() {
+                if !self.lifecycles.contains_key(&container)
+                    && self.asked_life.insert(container.clone())
+                {
+                    self.outbox.push(Request::Lifecycle {
+                        project: p.clone(),
+                        container,
+                    });
+                }
+            }
+        }
+        if let Overlay::Finder(f) = &self.overlay {
+            let want = (f.query.clone(), f.mode == FindMode::Root, self.indexed);
+            if self.asked_find.as_ref() != Some(&want) {
+                self.asked_find = Some(want);
+                self.outbox.push(Request::Find {
+                    query: f.query.clone(),
+                    roots_only: f.mode == FindMode::Root,
+                });
+            }
+        }
+    }
+
+    /// The lifecycles on screen: the container of the node under the cursor (detail pane)
+    /// and the history view's message.
+    fn wanted_lifecycles(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.view == View::Changes
+            && let Some(c) = self.current()
+            && let Some(ch) = c.changes.get(self.changes_nav.cursor)
+            && let Some((parent, _)) = ch.element.rsplit_once('.')
+        {
+            out.push(parent.to_string());
+        }
+        if let Some(r) = self.tree.row() {
+            let n = &r.node;
+            if let Some(c) = n.container.1.clone().or(n.container.0.clone()) {
+                out.push(c);
+            }
+        }
+        if self.view == View::History
+            && let Some(c) = self.history_container()
+            && !out.contains(&c)
+        {
+            out.push(c);
+        }
+        out
+    }
+
+    /// The message the history view shows: the one that holds the node under the cursor, or
+    /// the root when the cursor is on the root (or on a node of a service).
+    pub fn history_container(&self) -> Option<String> {
+        let cmp = self.current();
+        let row = self.tree.row();
+        if let (Some(cmp), Some(r)) = (cmp, row) {
+            let content = &cmp.new.compiled.schema.content;
+            let old = &cmp.old.compiled.schema.content;
+            let is_msg = |n: &str| {
+                content.messages.contains_key(n)
+                    || old.messages.contains_key(n)
+                    || content.enums.contains_key(n)
+                    || old.enums.contains_key(n)
+            };
+            if let Some(c) = r.node.container.1.clone().or(r.node.container.0.clone())
+                && is_msg(&c)
+            {
+                return Some(c);
+            }
+        }
+        self.root.clone()
+    }
+
+    /// Clamps every cursor and scroll offset to what the panes can show.
+    pub(super) fn fit(&mut self) {
+        let a = self.areas();
+        let inner = |r: Option<Rect>, chrome: u16| {
+            r.map(|r| r.height.saturating_sub(chrome) as usize)
+                .unwrap_or(1)
+        };
+        let info = a
+            .versions
+            .filter(|r| super::versions::has_info(r.height))
+            .map(|_| super::versions::INFO_HEIGHT)
+            .unwrap_or(0);
+        let vh = inner(a.versions, 2 + 1 + info);
+        self.versions_nav.cursor = self.selected.min(self.versions.len().saturating_sub(1));
+        tree::fit(
+            &mut self.versions_nav.scroll,
+            self.versions_nav.cursor,
+            self.versions.len(),
+            vh,
+        );
+        let notice = super::graph::notice(self).is_some() as u16;
+        self.tree.fit(inner(a.graph, 2 + notice));
+        if let Some(c) = self.current() {
+            let n = c.changes.len();
+            let (cur, mut scroll) = (
+                self.changes_nav.cursor.min(n.saturating_sub(1)),
+                self.changes_nav.scroll,
+            );
+            tree::fit(&mut scroll, cur, n, inner(a.changes, 3));
+            self.changes_nav = ListNav {
+                cursor: cur,
+                scroll,
+            };
+        }
+        if let Overlay::Finder(f) = &mut self.overlay {
+            let n = f.results.as_ref().map(|r| r.items.len()).unwrap_or(0);
+            let h = layout::popup(self.size).height.saturating_sub(5) as usize;
+            tree::fit(&mut f.scroll, f.cursor, n, h);
+        }
+        if let Some(area) = a.matrix {
+            let nv = self.versions.len();
+            if self.view == View::History {
+                let life = self
+                    .history_container()
+                    .and_then(|c| self.lifecycles.get(&c).cloned());
+                if let Some(l) = life {
+                    let (_, _, cols, rows) = super::history::geometry(self, &l, area);
+                    if let Some(n) = self.history_focus.take()
+                        && let Some(i) = l.rows.iter().position(|r| r.number == n)
+                    {
+                        self.history_nav.row = i;
+                    }
+                    let nav = &mut self.history_nav;
+                    nav.row = nav.row.min(l.rows.len().saturating_sub(1));
+                    nav.col = nav.col.min(nv.saturating_sub(1));
+                    tree::fit(&mut nav.row_scroll, nav.row, l.rows.len(), rows);
+                    tree::fit(&mut nav.col_scroll, nav.col, nv, cols);
+                }
+            } else if self.view == View::Policy {
+                let ncols = 1 + self.matrix.as_ref().map(|m| m.columns.len()).unwrap_or(0);
+                let rows = super::policy::visible_rows(area);
+                let nav = &mut self.policy_nav;
+                nav.row = nav.row.min(nv.saturating_sub(1));
+                nav.col = nav.col.min(ncols - 1);
+                tree::fit(&mut nav.row_scroll, nav.row, nv, rows);
+            }
+        }
+    }
+}

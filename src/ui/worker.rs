@@ -1,0 +1,239 @@
+//! Background workers, gitui style: each runs blocking functions on its own thread, puts its
+//! results in an inbox, and sends the event loop a small `Copy` notification; the loop then
+//! pulls the results. A newer request replaces one still waiting (for comparisons and
+//! searches: only the latest matters). [`execute`] is the blocking function itself, which
+//! tests call inline.
+
+use std::collections::VecDeque;
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
+
+use crate::explore::Comparison;
+use crate::explore::facts;
+use crate::explore::names::Index;
+
+use super::action::{Action, Found, FoundSet};
+use super::app::Request;
+
+/// Who has results waiting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Who {
+    Loader,
+    Compare,
+    Facts,
+    Matrix,
+    Lifecycle,
+    Find,
+}
+
+/// What the event loop receives.
+#[derive(Debug)]
+pub enum Event {
+    Input(ratatui::crossterm::event::Event),
+    /// Results are waiting in that producer's inbox.
+    Ready(Who),
+    /// The input thread stopped (the terminal went away).
+    InputClosed,
+}
+
+/// Results waiting for the event loop.
+#[derive(Debug, Clone, Default)]
+pub struct Inbox(Arc<Mutex<VecDeque<Action>>>);
+
+impl Inbox {
+    pub fn push(&self, a: Action) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push_back(a);
+    }
+
+    pub fn drain(&self) -> Vec<Action> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drain(..)
+            .collect()
+    }
+}
+
+/// Runs a request to its result. Blocking.
+pub fn execute(req: Request, names: &RwLock<Index>) -> Action {
+    match req {
+        Request::Compare {
+            key,
+            old,
+            new,
+            ignores,
+        } => Action::Compared(Arc::new(Comparison::build(old, new, &key.2, &ignores))),
+        Request::Facts { project, settings } => {
+            Action::Facts(Arc::new(facts::analyze(&project, &settings)))
+        }
+        Request::Matrix { project, settings } => {
+            Action::Matrix(Arc::new(facts::policy_matrix(&project, &settings)))
+        }
+        Request::Lifecycle { project, container } => Action::Lifecycle(Arc::new(
+            crate::policy::lifecycle(&project.versions, &container),
+        )),
+        Request::Find { query, roots_only } => {
+            let index = names.read().unwrap_or_else(PoisonError::into_inner);
+            let hits = index.search(&query, roots_only, 500);
+            let items = hits
+                .into_iter()
+                .filter_map(|h| {
+                    let e = index.entries.get(h.entry)?;
+                    Some(Found {
+                        name: e.name.clone(),
+                        kind: e.kind,
+                        first: e.first,
+                        last: e.last,
+                        count: e.count,
+                        indices: h.indices,
+                    })
+                })
+                .collect();
+            Action::Found(FoundSet {
+                query,
+                roots_only,
+                items,
+                indexed: index.versions,
+            })
+        }
+    }
+}
+
+/// The message of a caught panic.
+fn panic_text(e: &Box<dyn std::any::Any + Send>) -> String {
+    e.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| e.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into())
+}
+
+struct Queue {
+    items: Mutex<VecDeque<Request>>,
+    ready: Condvar,
+    replace: bool,
+}
+
+/// One worker thread.
+struct Worker {
+    queue: Arc<Queue>,
+}
+
+impl Worker {
+    fn spawn(
+        who: Who,
+        replace: bool,
+        names: Arc<RwLock<Index>>,
+        inbox: Inbox,
+        tx: Sender<Event>,
+    ) -> Worker {
+        let queue = Arc::new(Queue {
+            items: Mutex::new(VecDeque::new()),
+            ready: Condvar::new(),
+            replace,
+        });
+        let q = queue.clone();
+        let spawned = std::thread::Builder::new()
+            .name(format!("protolapse-{who:?}").to_lowercase())
+            .spawn(move || {
+                loop {
+                    let req = {
+                        let mut items = q.items.lock().unwrap_or_else(PoisonError::into_inner);
+                        loop {
+                            if let Some(r) = items.pop_front() {
+                                break r;
+                            }
+                            items = q.ready.wait(items).unwrap_or_else(PoisonError::into_inner);
+                        }
+                    };
+                    let what = format!("{who:?}").to_lowercase();
+                    let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        execute(req, &names)
+                    }));
+                    inbox.push(match done {
+                        Ok(a) => a,
+                        Err(e) => Action::Failed(format!(
+                            "internal error in the {what} worker: {}; please report it",
+                            panic_text(&e)
+                        )),
+                    });
+                    if tx.send(Event::Ready(who)).is_err() {
+                        return;
+                    }
+                }
+            });
+        if let Err(e) = spawned {
+            // Without a thread, run nothing: the UI shows the work as pending.
+            eprintln!("cannot start a worker thread: {e}");
+        }
+        Worker { queue }
+    }
+
+    fn request(&self, req: Request) {
+        let mut items = self
+            .queue
+            .items
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if self.queue.replace {
+            items.clear();
+        }
+        items.push_back(req);
+        self.queue.ready.notify_one();
+    }
+}
+
+/// The workers and their inboxes.
+pub struct Workers {
+    compare: Worker,
+    facts: Worker,
+    matrix: Worker,
+    lifecycle: Worker,
+    find: Worker,
+    inboxes: Vec<(Who, Inbox)>,
+}
+
+impl Workers {
+    pub fn start(tx: &Sender<Event>, names: &Arc<RwLock<Index>>) -> Workers {
+        let mut inboxes = Vec::new();
+        let mut make = |who: Who, replace: bool| {
+            let inbox = Inbox::default();
+            inboxes.push((who, inbox.clone()));
+            Worker::spawn(who, replace, names.clone(), inbox, tx.clone())
+        };
+        let compare = make(Who::Compare, true);
+        let facts = make(Who::Facts, true);
+        let matrix = make(Who::Matrix, true);
+        let lifecycle = make(Who::Lifecycle, false);
+        let find = make(Who::Find, true);
+        Workers {
+            compare,
+            facts,
+            matrix,
+            lifecycle,
+            find,
+            inboxes,
+        }
+    }
+
+    pub fn send(&self, req: Request) {
+        match &req {
+            Request::Compare { .. } => self.compare.request(req),
+            Request::Facts { .. } => self.facts.request(req),
+            Request::Matrix { .. } => self.matrix.request(req),
+            Request::Lifecycle { .. } => self.lifecycle.request(req),
+            Request::Find { .. } => self.find.request(req),
+        }
+    }
+
+    /// The results waiting from `who`.
+    pub fn drain(&self, who: Who) -> Vec<Action> {
+        self.inboxes
+            .iter()
+            .filter(|(w, _)| *w == who)
+            .flat_map(|(_, i)| i.drain())
+            .collect()
+    }
+}
