@@ -244,3 +244,22 @@ fn a_renamed_extendee_keeps_its_extensions() {
         ]
     );
 }
+
+/// `graph` lists a reached message's extensions under it, and follows their types.
+#[test]
+fn the_text_graph_lists_extensions() {
+    let s = compile(
+        "syntax = \"proto2\";\npackage fx;\n\
+        message Root { optional Box box = 1; }\n\
+        message Box { extensions 100 to 199; }\n\
+        message Payload { optional int32 x = 1; }\n\
+        extend Box { optional Payload payload = 100; }\n",
+    );
+    let g = protolapse::schema::graph::build(&s.content, "fx.Root");
+    let text = protolapse::report::graph::to_text(&s.content, &g);
+    assert!(
+        text.contains("    100 [fx.payload]: fx.Payload  (extension)\n"),
+        "{text}"
+    );
+    assert!(text.contains("      1 x: int32\n"), "{text}");
+}

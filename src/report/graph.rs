@@ -67,6 +67,26 @@ fn tree(
                 descend(content, graph, t, depth, expanded, stack, out);
             }
         }
+        // Extensions of this message, declared anywhere: fields by another name.
+        for x in content
+            .extensions
+            .get(name)
+            .into_iter()
+            .flat_map(|m| m.values())
+        {
+            let f = &x.field;
+            let target = f.ty.type_name();
+            let mark = target.map(|t| mark(t, expanded, stack)).unwrap_or_default();
+            out.push_str(&format!(
+                "{indent}{} [{}]: {}  (extension){mark}\n",
+                f.number,
+                sanitize::line(&x.full_name),
+                sanitize::line(&type_text(f))
+            ));
+            if let Some(t) = target {
+                descend(content, graph, t, depth, expanded, stack, out);
+            }
+        }
     } else if let Some(e) = content.enums.get(name) {
         for v in &e.values {
             out.push_str(&format!(
