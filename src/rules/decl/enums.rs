@@ -11,7 +11,7 @@ use super::super::Finding;
 use super::super::options::{self, Kind};
 use super::super::verdict::Severity::*;
 use super::super::verdict::{Directions, Source, Verdict};
-use super::{BOTH_BREAK, Ctx, f, source_only};
+use super::{BOTH_BREAK, Ctx, f, option_findings, source_only};
 
 fn both<'a>(p: Pair<'a, Enum>) -> Option<(&'a Enum, &'a Enum)> {
     Some((p.old?, p.new?))
@@ -289,22 +289,19 @@ pub(super) fn enum_value_renamed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding>
 
 pub(super) fn enum_option_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
     let Some((o, n)) = both(p) else { return vec![] };
-    options::differing(&o.options, &n.options)
-        .iter()
-        .map(|c| {
-            let (verdict, message) = options::judge(Kind::Enum, c);
-            f(
-                "ENUM_OPTION_CHANGED",
-                &n.full_name,
-                None,
-                c.text(c.old),
-                c.text(c.new),
-                verdict,
-                false,
-                message,
-            )
-        })
-        .collect()
+    let mut out = Vec::new();
+    let text = |c: &options::OptionChange<'_>, v: Option<&str>| c.text(v);
+    option_findings(
+        "ENUM_OPTION_CHANGED",
+        Kind::Enum,
+        &n.full_name,
+        None,
+        &o.options,
+        &n.options,
+        text,
+        &mut out,
+    );
+    out
 }
 
 /// Options of a value present on both sides (by number), `deprecated` included: values have
@@ -332,22 +329,19 @@ pub(super) fn enum_value_option_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<F
             options::with_deprecated(&ov.options, ov.deprecated),
             options::with_deprecated(&nv.options, nv.deprecated),
         );
-        for c in options::differing(&a, &b) {
-            let (verdict, message) = options::judge(Kind::EnumValue, &c);
-            let text = |name: &str, value: Option<&str>| {
-                value.map(|v| format!("{name} = {num} [{} = {v}]", c.name))
-            };
-            out.push(f(
-                "ENUM_VALUE_OPTION_CHANGED",
-                &format!("{}.{}", n.full_name, nv.name),
-                Some(i64::from(num)),
-                text(&ov.name, c.old),
-                text(&nv.name, c.new),
-                verdict,
-                false,
-                message,
-            ));
-        }
+        let text = |c: &options::OptionChange<'_>, v: Option<&str>| {
+            v.map(|v| format!("{} = {num} [{} = {v}]", nv.name, c.name))
+        };
+        option_findings(
+            "ENUM_VALUE_OPTION_CHANGED",
+            Kind::EnumValue,
+            &format!("{}.{}", n.full_name, nv.name),
+            Some(i64::from(num)),
+            &a,
+            &b,
+            text,
+            &mut out,
+        );
     }
     out
 }

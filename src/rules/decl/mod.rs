@@ -103,6 +103,34 @@ fn f(
     }
 }
 
+/// One finding of `rule` per option that differs between `old` and `new` (the options of
+/// one declaration), judged for its `kind`; `text` writes a side's declaration.
+#[allow(clippy::too_many_arguments)] // the finding's fields, as `f` takes them
+fn option_findings(
+    rule: &'static str,
+    kind: super::options::Kind,
+    element: &str,
+    number: Option<i64>,
+    old: &crate::schema::model::Options,
+    new: &crate::schema::model::Options,
+    text: impl Fn(&super::options::OptionChange<'_>, Option<&str>) -> Option<String>,
+    out: &mut Vec<Finding>,
+) {
+    for c in super::options::differing(old, new) {
+        let (verdict, message) = super::options::judge(kind, &c);
+        out.push(f(
+            rule,
+            element,
+            number,
+            text(&c, c.old),
+            text(&c, c.new),
+            verdict,
+            false,
+            message,
+        ));
+    }
+}
+
 /// Only generated code breaks.
 fn source_only() -> Verdict {
     Verdict {

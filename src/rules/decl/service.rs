@@ -11,7 +11,7 @@ use super::super::options::{self, Kind};
 use super::super::verdict::Severity::*;
 
 use super::super::verdict::{Directions, Source, Verdict};
-use super::{BOTH_BREAK, Ctx, f};
+use super::{BOTH_BREAK, Ctx, f, option_findings};
 
 fn sig(m: &Method) -> String {
     let stream = |b: bool| if b { "stream " } else { "" };
@@ -222,22 +222,19 @@ pub(super) fn service_option_changed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<F
     let (Some(o), Some(n)) = (p.old, p.new) else {
         return vec![];
     };
-    options::differing(&o.options, &n.options)
-        .iter()
-        .map(|c| {
-            let (verdict, message) = options::judge(Kind::Service, c);
-            f(
-                "SERVICE_OPTION_CHANGED",
-                &n.full_name,
-                None,
-                c.text(c.old),
-                c.text(c.new),
-                verdict,
-                false,
-                message,
-            )
-        })
-        .collect()
+    let mut out = Vec::new();
+    let text = |c: &options::OptionChange<'_>, v: Option<&str>| c.text(v);
+    option_findings(
+        "SERVICE_OPTION_CHANGED",
+        Kind::Service,
+        &n.full_name,
+        None,
+        &o.options,
+        &n.options,
+        text,
+        &mut out,
+    );
+    out
 }
 
 /// Options of an rpc present on both sides, `deprecated` included: rpcs have no rule of
@@ -263,19 +260,17 @@ pub(super) fn rpc_option_changed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Findi
             options::with_deprecated(&a.options, a.deprecated),
             options::with_deprecated(&b.options, b.deprecated),
         );
-        for c in options::differing(&x, &y) {
-            let (verdict, message) = options::judge(Kind::Method, &c);
-            out.push(f(
-                "RPC_OPTION_CHANGED",
-                &elem,
-                None,
-                c.text(c.old),
-                c.text(c.new),
-                verdict,
-                false,
-                message,
-            ));
-        }
+        let text = |c: &options::OptionChange<'_>, v: Option<&str>| c.text(v);
+        option_findings(
+            "RPC_OPTION_CHANGED",
+            Kind::Method,
+            &elem,
+            None,
+            &x,
+            &y,
+            text,
+            &mut out,
+        );
     }
     out
 }
