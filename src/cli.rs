@@ -1,7 +1,7 @@
 //! The command line: parse arguments, load what a command needs, print its report.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -467,23 +467,10 @@ fn open_with(
     let root = history::repo_root(&path)?;
     let config = Config::load(&root)?.unwrap_or_default();
     let project = load::load(&path, &options(source, &config, worktree_always), |_, _| {})?;
-    if project.versions.iter().all(|v| v.compiled.files_total == 0) {
-        let roots = project
-            .versions
-            .last()
-            .map(|v| v.version.proto_roots.join(", "))
-            .unwrap_or_default();
-        bail!(
-            "no .proto files in any of the {} versions of {} (proto paths: {roots})\n  help: point at the folder that holds them with -I DIR, or set proto_paths in protolapse.toml",
-            project.versions.len(),
-            display(&root)
-        );
+    if let Some(e) = project.no_protos() {
+        bail!("{e}");
     }
     Ok((project, config, demo))
-}
-
-fn display(p: &Path) -> String {
-    protolapse::sanitize::line(&p.display().to_string())
 }
 
 fn find_version<'p>(project: &'p Project, name: &str) -> Result<&'p Loaded> {

@@ -65,6 +65,23 @@ impl Project {
             })
     }
 
+    /// The error to report when no version has a `.proto` file under its proto roots.
+    pub fn no_protos(&self) -> Option<String> {
+        if !self.versions.iter().all(|v| v.compiled.files_total == 0) {
+            return None;
+        }
+        let roots = self
+            .versions
+            .last()
+            .map(|v| v.version.proto_roots.join(", "))
+            .unwrap_or_default();
+        Some(format!(
+            "no .proto files in any of the {} versions of {} (proto paths: {roots})\n  help: point at the folder that holds them with -I DIR, or set proto_paths in protolapse.toml",
+            self.versions.len(),
+            crate::sanitize::line(&self.repo_root.display().to_string())
+        ))
+    }
+
     pub fn names(&self) -> Vec<&str> {
         self.versions
             .iter()

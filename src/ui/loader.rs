@@ -137,17 +137,8 @@ pub fn run(
         inbox.push(Action::Indexed(done));
         notify();
     });
-    if project.versions.iter().all(|v| v.compiled.files_total == 0) {
-        let roots = project
-            .versions
-            .last()
-            .map(|v| v.version.proto_roots.join(", "))
-            .unwrap_or_default();
-        return Err(format!(
-            "no .proto files in any of the {} versions of {} (proto paths: {roots})\n  help: point at the folder that holds them with -I DIR, or set proto_paths in protolapse.toml",
-            project.versions.len(),
-            crate::sanitize::line(&root.display().to_string())
-        ));
+    if let Some(e) = project.no_protos() {
+        return Err(e);
     }
     inbox.push(Action::Loaded(Arc::new(project)));
     notify();
