@@ -44,6 +44,9 @@ pub struct Finding {
     pub fix: String,
     /// The change, when the finding is one.
     pub change: Option<Change>,
+    /// The base already had this violation against the same version: not this change's
+    /// doing (a warning, summarized rather than listed in text).
+    pub preexisting: bool,
 }
 
 impl Finding {
@@ -59,6 +62,7 @@ impl Finding {
             why: None,
             fix,
             change: None,
+            preexisting: false,
         }
     }
 }
@@ -159,6 +163,7 @@ fn change_finding(
         why: Some(why),
         fix: how_to_fix(c.rule),
         change: Some(c),
+        preexisting: false,
     }
 }
 
@@ -209,9 +214,9 @@ fn policy_findings(
             backward,
             forward,
         );
-        // What the base already broke against j.
-        let before: Vec<Key> = if j != input.base && !fails.is_empty() {
-            registry::violations_against(
+        // What the base already did against j (failures and warnings alike).
+        let before: Vec<Key> = if j != input.base && !(fails.is_empty() && warns.is_empty()) {
+            let (a, b) = registry::violations_against(
                 cmp,
                 input.policy,
                 s.level,
@@ -220,30 +225,29 @@ fn policy_findings(
                 input.base,
                 backward,
                 forward,
-            )
-            .0
-            .iter()
-            .map(|v| key(&v.change))
-            .collect()
+            );
+            a.iter().chain(&b).map(|v| key(&v.change)).collect()
         } else {
             Vec::new()
         };
+        let base_name = &versions[input.base].version.name;
         for v in fails {
             let k = key(&v.change);
             if errors.contains_key(&k) {
                 continue;
             }
             let mut why = why(input.policy, s.level, &v);
-            let severity = if before.contains(&k) {
-                why.push_str(&format!(
-                    "; already so in {}",
-                    versions[input.base].version.name
-                ));
+            let preexisting = before.contains(&k);
+            if preexisting {
+                why.push_str(&format!("; already so in {base_name}"));
+            }
+            let severity = if preexisting {
                 Outcome::Warning
             } else {
                 Outcome::Error
             };
-            let f = change_finding(versions, input.subject, j, severity, why, v.change);
+            let mut f = change_finding(versions, input.subject, j, severity, why, v.change);
+            f.preexisting = preexisting;
             match severity {
                 Outcome::Error => {
                     warnings.remove(&k);
@@ -259,8 +263,13 @@ fn policy_findings(
             if errors.contains_key(&k) || warnings.contains_key(&k) {
                 continue;
             }
-            let why = why(input.policy, s.level, &v);
-            let f = change_finding(versions, input.subject, j, Outcome::Warning, why, v.change);
+            let mut why = why(input.policy, s.level, &v);
+            let preexisting = before.contains(&k);
+            if preexisting {
+                why.push_str(&format!("; already so in {base_name}"));
+            }
+            let mut f = change_finding(versions, input.subject, j, Outcome::Warning, why, v.change);
+            f.preexisting = preexisting;
             warnings.insert(k, f);
         }
     }
@@ -436,6 +445,7 @@ fn hazard_findings(cmp: &Comparer<'_>, input: &GateInput<'_>, earlier: &[usize])
                 fix: h.kind.fix().to_string(),
                 message: h.message,
                 change: None,
+                preexisting: false,
             }
         })
         .collect()

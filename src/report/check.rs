@@ -32,7 +32,7 @@ pub fn to_text(r: &GateReport) -> String {
         r.level.as_str(),
         if r.strict { ", strict" } else { "" }
     ));
-    for f in &r.findings {
+    for f in r.findings.iter().filter(|f| !f.preexisting) {
         out.push('\n');
         let label = match f.severity {
             Outcome::Error => "error",
@@ -84,6 +84,26 @@ pub fn to_text(r: &GateReport) -> String {
         .count();
     let warnings = r.findings.len() - errors;
     let ignored = r.counts.ignored;
+    // Violations the base already had: one line, by rule, not a page each.
+    let mut old: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for f in r.findings.iter().filter(|f| f.preexisting) {
+        *old.entry(f.rule.as_str()).or_default() += 1;
+    }
+    if !old.is_empty() {
+        let total: usize = old.values().sum();
+        let mut by_rule: Vec<(&str, usize)> = old.into_iter().collect();
+        by_rule.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        out.push_str(&format!(
+            "\nwarning: {total} violation{} against older releases that {} already had, not this change's doing: {} (`--format json` lists them)\n",
+            plural(total),
+            sanitize::line(&r.base),
+            by_rule
+                .iter()
+                .map(|(rule, n)| format!("{n} {rule}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     out.push_str(&format!(
         "\n{}: {} error{}, {} warning{}{}; {} change{} since {} (required bump: {})\n",
         if r.pass { "PASS" } else { "FAIL" },
@@ -112,14 +132,23 @@ pub fn to_text(r: &GateReport) -> String {
         out.push_str(&format!("note: {}\n", sanitize::line(n)));
     }
     if r.checked.len() > 1 {
+        const SHOWN: usize = 8;
+        let names: Vec<String> = r
+            .checked
+            .iter()
+            .take(SHOWN)
+            .map(|n| sanitize::line(n))
+            .collect();
+        let more = r.checked.len().saturating_sub(SHOWN);
         out.push_str(&format!(
-            "checked against {} versions: {}\n",
+            "checked against {} versions: {}{}\n",
             r.checked.len(),
-            r.checked
-                .iter()
-                .map(|n| sanitize::line(n))
-                .collect::<Vec<_>>()
-                .join(", ")
+            names.join(", "),
+            if more > 0 {
+                format!(", and {more} older")
+            } else {
+                String::new()
+            }
         ));
     }
     if warnings > 0 && !r.strict {
@@ -170,6 +199,7 @@ fn finding_json(f: &Finding) -> Value {
         "message": f.message,
         "why": f.why,
         "fix": f.fix,
+        "preexisting": f.preexisting,
         "change": f.change,
     })
 }
@@ -189,7 +219,8 @@ fn gh_prop(s: &str) -> String {
 /// One `::error` / `::warning` workflow command per finding, then a `::notice` summary.
 pub fn to_github(r: &GateReport) -> String {
     let mut out = String::new();
-    for f in &r.findings {
+    // Annotations are for what this change does; older violations stay in the summary.
+    for f in r.findings.iter().filter(|f| !f.preexisting) {
         let kind = match f.severity {
             Outcome::Error => "error",
             Outcome::Warning => "warning",
@@ -216,8 +247,9 @@ pub fn to_github(r: &GateReport) -> String {
         .iter()
         .filter(|f| f.severity == Outcome::Error)
         .count();
+    let old = r.findings.iter().filter(|f| f.preexisting).count();
     out.push_str(&format!(
-        "::notice title=protolapse::{}\n",
+        "::notice title=protolapse::{}{}\n",
         gh_data(&format!(
             "{} {} against {} ({} at {} level): {} error{}, {} warning{}; required bump {}",
             if r.pass { "PASS" } else { "FAIL" },
@@ -230,7 +262,15 @@ pub fn to_github(r: &GateReport) -> String {
             r.findings.len() - errors,
             plural(r.findings.len() - errors),
             r.required_bump.as_str()
-        ))
+        )),
+        if old > 0 {
+            gh_data(&format!(
+                " ({old} of the warnings were already in {})",
+                sanitize::line(&r.base)
+            ))
+        } else {
+            String::new()
+        }
     ));
     out
 }
@@ -267,7 +307,11 @@ pub fn to_sarif(r: &GateReport) -> Value {
             let mut res = json!({
                 "ruleId": f.rule,
                 "ruleIndex": rule_index.get(f.rule.as_str()).copied().unwrap_or(0),
-                "level": match f.severity { Outcome::Error => "error", Outcome::Warning => "warning" },
+                "level": match (f.severity, f.preexisting) {
+                    (Outcome::Error, _) => "error",
+                    (Outcome::Warning, false) => "warning",
+                    (Outcome::Warning, true) => "note",
+                },
                 "message": {"text": match &f.why {
                     Some(w) => format!("{} ({w})", f.message),
                     None => f.message.clone(),
