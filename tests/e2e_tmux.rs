@@ -92,21 +92,28 @@ fn demo_in_a_real_terminal() {
     });
     assert!(s.contains("protolapse"), "{s}");
     t.keys(&["-l", "flightpath"]);
+    // The results of this query (not of an earlier one, while the index still grows).
     let s = t.wait("the finder's match", |s| {
         s.lines()
             .find(|l| l.contains("message") && l.contains("FlightPath"))
             .is_some()
             && s.contains("› flightpath")
+            && !s.contains("searching…")
+            && s.contains(" match")
     });
     assert!(!s.contains("WeatherService"), "the query filters:\n{s}");
     t.keys(&["Enter"]);
     let s = t.wait("the graph of FlightPath", |s| {
         s.contains("root FlightPath") && s.contains("waypoints") && !s.contains("Pick the root")
     });
-    // The broken v1.2.0 is skipped: v2.0.0 compares with v1.1.1.
-    assert!(s.contains("v1.1.1 → v2.0.0"), "{s}");
-    // To the versions pane, then up: each version against its previous relevant one.
-    t.keys(&["BTab", "k"]);
+    // The newest version, against the one before.
+    assert!(s.contains("v2.2.0 → v3.0.0"), "{s}");
+    // To the versions pane, then up: each version against its previous relevant one. The
+    // broken v1.2.0 is skipped: v2.0.0 compares with v1.1.1.
+    t.keys(&["BTab", "k", "k", "k"]);
+    let s = t.wait("v1.1.1 → v2.0.0", |s| s.contains("v1.1.1 → v2.0.0"));
+    assert!(s.contains("Versions"), "{s}");
+    t.keys(&["k"]);
     let s = t.wait("v1.1.1 → v1.2.0", |s| s.contains("v1.1.1 → v1.2.0"));
     assert!(s.contains("Versions"), "{s}");
     t.keys(&["k"]);

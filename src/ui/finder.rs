@@ -34,15 +34,21 @@ impl Widget for &FinderPopup<'_> {
         } else {
             format!("{total} version{} ", if total == 1 { "" } else { "s" })
         };
+        // Results of an earlier query stay until the new ones arrive (the index may be busy
+        // taking a version): say so rather than pass them off as matches of this query.
         let count = f
             .results
             .as_ref()
             .map(|r| {
-                format!(
-                    "{} match{} · ",
-                    r.items.len(),
-                    if r.items.len() == 1 { "" } else { "es" }
-                )
+                if r.query != f.query {
+                    "searching… · ".to_string()
+                } else {
+                    format!(
+                        "{} match{} · ",
+                        r.items.len(),
+                        if r.items.len() == 1 { "" } else { "es" }
+                    )
+                }
             })
             .unwrap_or_default();
         let right = format!("{count}{progress}");
