@@ -352,3 +352,20 @@ fn diff_takes_flags_between_its_arguments() {
     assert_eq!(code, 2);
     assert!(err.contains("[REPO] OLD NEW"), "{err}");
 }
+
+/// A short root name means the repository's own type: `Annotation` is physics.v1.Annotation
+/// even though descriptor.proto (imported for a custom option) has
+/// google.protobuf.GeneratedCodeInfo.Annotation.
+#[test]
+fn a_short_root_prefers_the_repositorys_own_type() {
+    let (code, out, err) = run(
+        &["graph", "--demo", "--at", "v2.2.0", "--root", "Annotation"],
+        std::env::temp_dir().as_path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("message physics.v1.Annotation\n"), "{out}");
+    assert!(
+        out.contains("100 [physics.v1.source]: string  (extension)"),
+        "{out}"
+    );
+}

@@ -308,3 +308,26 @@ fn names_are_found_fuzzily_across_versions() {
     // An empty query lists roots by name.
     assert!(!ix.search("", true, 100).is_empty());
 }
+
+/// A message's extensions are nodes among its fields, named `[pkg.name]`, with their changes.
+#[test]
+fn extensions_are_nodes_of_the_message_they_extend() {
+    let c = compare("v2.1.0", "v2.2.0", "physics.v1.Annotation");
+    let rows = all_rows(&c);
+    let ext = node_at(&rows, "physics.v1.source");
+    assert_eq!(ext.node.name, "[physics.v1.source]");
+    assert_eq!(ext.path, vec![Step::Field(100)]);
+    assert_eq!(ext.node.sides, Sides::New);
+    assert_eq!(rules_of(&c, ext), ["EXTENSION_ADDED"]);
+    // Removed in 3.0: still in the tree, on the old side, with its removal.
+    let c = compare("v2.2.0", "v3.0.0", "physics.v1.Annotation");
+    let rows = all_rows(&c);
+    let ext = node_at(&rows, "physics.v1.source");
+    assert_eq!(ext.node.sides, Sides::Old);
+    assert_eq!(rules_of(&c, ext), ["EXTENSION_REMOVED"]);
+    assert!(
+        c.unattached
+            .iter()
+            .all(|&i| c.changes[i].rule != "EXTENSION_REMOVED")
+    );
+}

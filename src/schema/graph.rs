@@ -211,11 +211,25 @@ pub fn resolve_root(content: &Content, given: &str) -> RootMatch {
         return RootMatch::Found(given.to_string());
     }
     let suffix = format!(".{given}");
-    let matches: Vec<String> = candidates
+    let mut matches: Vec<String> = candidates
         .iter()
         .filter(|c| c.ends_with(&suffix))
         .map(|c| c.to_string())
         .collect();
+    // A short name means the repository's own type before a well-known one that happens to
+    // end the same way (`Annotation` is also google.protobuf.GeneratedCodeInfo.Annotation).
+    let own = |n: &String| {
+        let file = content
+            .messages
+            .get(n)
+            .map(|m| &m.file)
+            .or_else(|| content.services.get(n).map(|s| &s.file));
+        file.and_then(|f| content.files.get(f))
+            .is_some_and(|f| !f.external)
+    };
+    if matches.len() > 1 && matches.iter().any(own) {
+        matches.retain(own);
+    }
     match matches.len() {
         1 => RootMatch::Found(matches.into_iter().next().unwrap_or_default()),
         0 => RootMatch::Unknown(closest(&candidates, given, 5)),

@@ -56,6 +56,8 @@ fn field_target(c: &Content, f: &Field) -> Option<String> {
 }
 
 enum Item<'a> {
+    /// An extension of the message, shown among its fields as `[pkg.name]`.
+    Extension(&'a crate::schema::model::Extension),
     Field(&'a Field),
     Value(&'a EnumValue),
     Method(&'a Method),
@@ -77,9 +79,17 @@ fn side_children<'a>(
     }
     let Some(ty) = ty else { return Vec::new() };
     if let Some(m) = c.messages.get(ty) {
+        // Extension numbers lie in extension ranges, apart from the field numbers.
         m.fields
             .values()
             .map(|f| (Step::Field(f.number), Item::Field(f)))
+            .chain(
+                c.extensions
+                    .get(ty)
+                    .into_iter()
+                    .flat_map(|x| x.values())
+                    .map(|x| (Step::Field(x.field.number), Item::Extension(x))),
+            )
             .collect()
     } else if let Some(e) = c.enums.get(ty) {
         let mut seen = HashSet::new();
@@ -113,6 +123,12 @@ impl Index {
             attached: vec![false; changes.len()],
         };
         let is_type = |n: &str| type_kind(old, n).is_some() || type_kind(new, n).is_some();
+        // An extension's changes belong to its node under the message it extends.
+        let extendee: HashMap<&str, &str> = [old, new]
+            .iter()
+            .flat_map(|c| c.extensions.values().flat_map(|m| m.values()))
+            .map(|x| (x.full_name.as_str(), x.extendee.as_str()))
+            .collect();
         let has_member = |parent: &str, name: &str| {
             [old, new].iter().any(|c| {
                 c.messages
@@ -129,6 +145,13 @@ impl Index {
         for (i, ch) in changes.iter().enumerate() {
             if is_type(&ch.element) {
                 ix.types.entry(ch.element.clone()).or_default().push(i);
+                continue;
+            }
+            if let (Some(&e), Some(n)) = (extendee.get(ch.element.as_str()), ch.number) {
+                ix.members
+                    .entry((e.to_string(), Member::Number(n)))
+                    .or_default()
+                    .push(i);
                 continue;
             }
             let Some((parent, last)) = ch.element.rsplit_once('.') else {
@@ -323,6 +346,14 @@ impl Builder<'_> {
                     target: field_target(c, f),
                     decl: decl::field(f),
                 },
+                Item::Extension(x) => One {
+                    kind: NodeKind::Field,
+                    number: Some(i64::from(x.field.number)),
+                    name: format!("[{}]", x.full_name),
+                    ty: short_type(&x.field),
+                    target: field_target(c, &x.field),
+                    decl: format!("extend {} {{ {} }}", x.extendee, decl::field(&x.field)),
+                },
                 Item::Value(v) => One {
                     kind: NodeKind::Value,
                     number: Some(i64::from(v.number)),
@@ -394,6 +425,13 @@ impl Builder<'_> {
             (Some(p), Some(o)) if matches!(o.kind, NodeKind::Request | NodeKind::Response) => {
                 Some(format!("{p}.{}", method.unwrap_or_default()))
             }
+            // An extension is named by its own full name, not under the message.
+            (Some(_), Some(o)) if o.name.starts_with('[') => Some(
+                o.name
+                    .trim_start_matches('[')
+                    .trim_end_matches(']')
+                    .to_string(),
+            ),
             (Some(p), Some(o)) => Some(format!("{p}.{}", o.name)),
             _ => None,
         };
