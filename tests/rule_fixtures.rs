@@ -350,3 +350,43 @@ fn a_renamed_message_type_is_judged_field_by_field() {
         protolapse::rules::Severity::Breaking
     );
 }
+
+/// An alias put first (allow_alias) changes the name JSON writers emit, but readers still
+/// accept the old name: not the break a real rename is.
+#[test]
+fn an_alias_put_first_is_a_softer_rename() {
+    let old = compile_one(
+        "syntax = \"proto3\";\npackage fx;\nenum E {\n  option allow_alias = true;\n  E_ZERO = 0;\n  E_ONE = 1;\n}\n",
+    );
+    let new = compile_one(
+        "syntax = \"proto3\";\npackage fx;\nenum E {\n  option allow_alias = true;\n  E_ZERO = 0;\n  E_UNO = 1;\n  E_ONE = 1;\n}\n",
+    );
+    let changes = check(&pair_whole(&old.content, &new.content), &old, &new);
+    let c = changes
+        .iter()
+        .find(|c| c.rule == "ENUM_VALUE_RENAMED")
+        .unwrap_or_else(|| panic!("{changes:#?}"));
+    use protolapse::rules::{Severity, Source};
+    assert_eq!(
+        c.verdict.json.backward,
+        Severity::Safe,
+        "E_ONE is still read"
+    );
+    assert_eq!(
+        c.verdict.json.forward,
+        Severity::Breaking,
+        "old readers lack E_UNO"
+    );
+    assert_eq!(c.verdict.source, Source::Safe, "E_ONE still exists");
+    // A plain rename still breaks both ways.
+    let renamed = compile_one(
+        "syntax = \"proto3\";\npackage fx;\nenum E {\n  option allow_alias = true;\n  E_ZERO = 0;\n  E_UNO = 1;\n}\n",
+    );
+    let changes = check(&pair_whole(&old.content, &renamed.content), &old, &renamed);
+    let c = changes
+        .iter()
+        .find(|c| c.rule == "ENUM_VALUE_RENAMED")
+        .unwrap();
+    assert_eq!(c.verdict.json.backward, Severity::Breaking);
+    assert_eq!(c.verdict.source, Source::Breaking);
+}

@@ -176,8 +176,13 @@ impl Ctx<'_> {
     }
 
     fn enumeration(&mut self, e: &EnumDescriptor) {
+        // In declaration order: `values()` sorts by number and puts a later alias before an
+        // earlier one, while JSON writers use the first name declared for a number.
         let values = e
-            .values()
+            .enum_descriptor_proto()
+            .value
+            .iter()
+            .filter_map(|p| e.get_value_by_name(p.name()))
             .map(|v| {
                 let proto = v.enum_value_descriptor_proto();
                 EnumValue {

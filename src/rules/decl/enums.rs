@@ -265,6 +265,19 @@ pub(super) fn enum_value_renamed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding>
         .filter_map(|(num, ov, nv)| {
             let (ov, nv) = (ov?, nv?);
             (ov.name != nv.name).then(|| {
+                // With aliases (allow_alias), a reader accepts every name of the number;
+                // writers emit the first one.
+                let has = |e: &Enum, name: &str| {
+                    e.values.iter().any(|v| v.number == num && v.name == name)
+                };
+                let read = |reader: &Enum, written: &str| {
+                    if has(reader, written) { Safe } else { Breaking }
+                };
+                let json = Directions {
+                    backward: read(n, &ov.name),
+                    forward: read(o, &nv.name),
+                };
+                let kept = has(n, &ov.name);
                 f(
                     "ENUM_VALUE_RENAMED",
                     &format!("{}.{}", n.full_name, nv.name),
@@ -273,14 +286,21 @@ pub(super) fn enum_value_renamed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding>
                     Some(format!("{} = {num}", nv.name)),
                     Verdict {
                         wire: Directions::SAFE,
-                        json: BOTH_BREAK,
-                        source: Source::Breaking,
+                        json,
+                        source: if kept { Source::Safe } else { Source::Breaking },
                     },
                     false,
-                    format!(
-                        "{} renamed to {}: binary unchanged; JSON uses the name",
-                        ov.name, nv.name
-                    ),
+                    if kept {
+                        format!(
+                            "{} is now the first name of {num}, before its alias {}: JSON writers emit it",
+                            nv.name, ov.name
+                        )
+                    } else {
+                        format!(
+                            "{} renamed to {}: binary unchanged; JSON uses the name",
+                            ov.name, nv.name
+                        )
+                    },
                 )
             })
         })
