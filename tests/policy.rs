@@ -496,3 +496,42 @@ fn buffrs_package_rules() {
     assert_eq!(rules, ["BUFFRS_LIB_HAS_SERVICE", "BUFFRS_PACKAGE_MISMATCH"]);
     assert!(a.versions[0].package[1].message.contains("chemistry"));
 }
+
+#[test]
+fn an_extension_number_reused_is_a_hazard() {
+    let mut r = Repo::new();
+    let head = "syntax = \"proto2\";\npackage t;\nmessage E {\n  extensions 100 to 199;\n}\n";
+    commit_tag(
+        &mut r,
+        "v1.0.0",
+        "t.proto",
+        &format!("{head}extend E {{\n  optional int32 size = 100;\n}}\n"),
+    );
+    commit_tag(&mut r, "v1.1.0", "t.proto", head);
+    commit_tag(
+        &mut r,
+        "v1.2.0",
+        "t.proto",
+        &format!("{head}extend E {{\n  optional string label = 100;\n}}\n"),
+    );
+    let p = load(&r);
+    let a = policy::analyze(&p, &Settings::default()).unwrap();
+    let h = a
+        .hazards
+        .iter()
+        .find(|h| h.kind == HazardKind::NumberReused)
+        .unwrap_or_else(|| panic!("{:?}", a.hazards));
+    assert_eq!(h.element, "t.label");
+    assert_eq!(h.number, Some(100));
+    assert_eq!(h.versions, ["v1.0.0", "v1.1.0", "v1.2.0"]);
+    assert!(h.message.contains("t.E (extensions)"), "{}", h.message);
+    // The message's lifecycle shows its extensions as rows of their own.
+    let l = policy::lifecycle(&p.versions, "t.E");
+    let row = l.rows.iter().find(|r| r.number == 100).expect("row 100");
+    assert_eq!(row.names, ["[t.size]", "[t.label]"]);
+    use State::*;
+    assert_eq!(
+        row.cells.iter().map(|c| c.state).collect::<Vec<_>>(),
+        [Added, Removed, Added]
+    );
+}

@@ -398,8 +398,9 @@ impl crate::schema::graph::Edge {
     }
 }
 
-/// Pairs one message, enum or service by full name (no renames, nothing it reaches): the
-/// pairing of a single declaration's own changes, for its lifecycle.
+/// Pairs one message, enum or service by full name (no renames, nothing it reaches), and the
+/// extensions of that message: the pairing of a single declaration's own changes, for its
+/// lifecycle.
 pub fn pair_one<'a>(old: &'a Content, new: &'a Content, name: &str) -> Pairing<'a> {
     let mut p = Pairing {
         old,
@@ -412,5 +413,6 @@ pub fn pair_one<'a>(old: &'a Content, new: &'a Content, name: &str) -> Pairing<'
         extensions: Vec::new(),
     };
     push_pair(&mut p, Some(name), Some(name));
+    p.extensions = pair_extensions(old, Some(name), new, Some(name), |_, _| true);
     p
 }

@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::load::Loaded;
 use crate::schema::Status;
 use crate::schema::graph::build;
-use crate::schema::model::{Cardinality, Content, Enum, Field, Message};
+use crate::schema::model::{Cardinality, Content, Enum, Extension, Field, Message};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -127,6 +127,7 @@ struct Container {
     /// The declaration last walked: an equal one changes nothing but the reservations' date.
     last_message: Option<Message>,
     last_enum: Option<Enum>,
+    last_extensions: Option<BTreeMap<u32, Extension>>,
 }
 
 impl Container {
@@ -170,6 +171,39 @@ pub fn find(versions: &[Loaded], root: Option<&str>) -> Vec<Hazard> {
                     c.last_message = Some(m.clone());
                     message(c, m, i, versions, &mut out);
                 }
+            }
+        }
+        // The extensions of each message, own or not (custom options extend descriptor.proto's
+        // messages): their numbers can be reused too.
+        for (extendee, exts) in &content.extensions {
+            if in_scope(extendee)
+                && exts
+                    .values()
+                    .any(|x| content.files.get(&x.file).is_some_and(|f| !f.external))
+            {
+                let c = containers
+                    .entry(format!("{extendee} (extensions)"))
+                    .or_default();
+                if c.last_extensions.as_ref() == Some(exts) {
+                    c.seen_again(i);
+                } else {
+                    c.last_extensions = Some(exts.clone());
+                    extensions(c, extendee, exts, i, versions, &mut out);
+                }
+            }
+        }
+        // A message still there whose extensions are all gone.
+        let none = BTreeMap::new();
+        for (key, c) in containers.iter_mut() {
+            let Some(extendee) = key.strip_suffix(" (extensions)") else {
+                continue;
+            };
+            if content.messages.contains_key(extendee)
+                && !content.extensions.contains_key(extendee)
+                && c.last_extensions.as_ref().is_some_and(|x| !x.is_empty())
+            {
+                c.last_extensions = Some(BTreeMap::new());
+                extensions(c, extendee, &none, i, versions, &mut out);
             }
         }
         for e in own_enums(content) {
@@ -234,6 +268,31 @@ fn message(c: &mut Container, m: &Message, i: usize, versions: &[Loaded], out: &
     );
 }
 
+/// The extensions of one message, as numbers holding declarations named by full name.
+fn extensions(
+    c: &mut Container,
+    extendee: &str,
+    exts: &BTreeMap<u32, Extension>,
+    i: usize,
+    versions: &[Loaded],
+    out: &mut Vec<Hazard>,
+) {
+    let present: BTreeMap<i64, Decl> = exts
+        .values()
+        .map(|x| {
+            (
+                i64::from(x.field.number),
+                Decl {
+                    name: x.full_name.clone(),
+                    ty: type_key(&x.field),
+                },
+            )
+        })
+        .collect();
+    let label = format!("{extendee} (extensions)");
+    step(c, &label, present, Vec::new(), Vec::new(), i, versions, out);
+}
+
 fn enumeration(c: &mut Container, e: &Enum, i: usize, versions: &[Loaded], out: &mut Vec<Hazard>) {
     let mut present = BTreeMap::new();
     for v in &e.values {
@@ -271,7 +330,14 @@ fn step(
     versions: &[Loaded],
     out: &mut Vec<Hazard>,
 ) {
-    let elem = |n: &str| format!("{container}.{n}");
+    // Fields and values are named under their container; extensions by their full name.
+    let elem = |n: &str| {
+        if n.contains('.') {
+            n.to_string()
+        } else {
+            format!("{container}.{n}")
+        }
+    };
     // Numbers.
     for (&n, d) in &present {
         let t = c.numbers.entry(n).or_default();

@@ -111,51 +111,92 @@ struct Seen {
 pub fn resolve(versions: &[Loaded], given: &str) -> Result<String, Vec<String>> {
     let given = given.trim_start_matches('.');
     let mut all: Vec<&str> = Vec::new();
+    let mut own: Vec<&str> = Vec::new();
     for v in versions
         .iter()
         .filter(|v| v.compiled.status != Status::Failed)
     {
         let c = &v.compiled.schema.content;
-        all.extend(
-            c.messages
-                .values()
-                .filter(|m| !m.map_entry)
-                .map(|m| m.full_name.as_str())
-                .chain(c.enums.keys().map(String::as_str)),
-        );
+        let is_own = |file: &str| c.files.get(file).is_some_and(|f| !f.external);
+        for (name, file) in c
+            .messages
+            .values()
+            .filter(|m| !m.map_entry)
+            .map(|m| (m.full_name.as_str(), m.file.as_str()))
+            .chain(
+                c.enums
+                    .values()
+                    .map(|e| (e.full_name.as_str(), e.file.as_str())),
+            )
+        {
+            all.push(name);
+            if is_own(file) {
+                own.push(name);
+            }
+        }
     }
-    all.sort_unstable();
-    all.dedup();
+    for list in [&mut all, &mut own] {
+        list.sort_unstable();
+        list.dedup();
+    }
     if all.contains(&given) {
         return Ok(given.to_string());
     }
+    // A short name means the repository's own type before a well-known one.
     let suffix = format!(".{given}");
-    let hits: Vec<&str> = all
-        .iter()
-        .copied()
-        .filter(|n| n.ends_with(&suffix))
-        .collect();
+    let hits = |list: &[&str]| -> Vec<String> {
+        list.iter()
+            .filter(|n| n.ends_with(&suffix))
+            .map(|n| n.to_string())
+            .collect()
+    };
+    let mine = hits(&own);
+    let hits = if mine.is_empty() { hits(&all) } else { mine };
     match hits.as_slice() {
-        [one] => Ok(one.to_string()),
+        [one] => Ok(one.clone()),
         [] => Err(closest(&all, given, 3)),
-        many => Err(many.iter().map(|s| s.to_string()).collect()),
+        many => Err(many.to_vec()),
     }
 }
 
-fn numbers_of_message(m: &Message) -> Vec<(i64, Seen)> {
-    m.fields
-        .values()
-        .map(|f| {
+/// A message's fields, and its extensions (named `[pkg.name]`; their numbers lie in
+/// extension ranges, apart from the fields').
+fn numbers_of_message(c: &Content, m: &Message) -> Vec<(i64, Seen)> {
+    let fields = m.fields.values().map(|f| {
+        (
+            i64::from(f.number),
+            Seen {
+                name: f.name.clone(),
+                decl: format!("{} {} = {}", type_text(f), f.name, f.number),
+                deprecated: f.deprecated,
+            },
+        )
+    });
+    let extensions = c
+        .extensions
+        .get(&m.full_name)
+        .into_iter()
+        .flat_map(|x| x.values())
+        .map(|x| {
+            let f = &x.field;
             (
                 i64::from(f.number),
                 Seen {
-                    name: f.name.clone(),
-                    decl: format!("{} {} = {}", type_text(f), f.name, f.number),
+                    name: format!("[{}]", x.full_name),
+                    decl: format!(
+                        "extend {} {{ {} {} = {} }}",
+                        m.name,
+                        type_text(f),
+                        f.name,
+                        f.number
+                    ),
                     deprecated: f.deprecated,
                 },
             )
-        })
-        .collect()
+        });
+    let mut all: Vec<(i64, Seen)> = fields.chain(extensions).collect();
+    all.sort_by_key(|(n, _)| *n);
+    all
 }
 
 fn numbers_of_enum(e: &Enum) -> Vec<(i64, Seen)> {
@@ -215,7 +256,7 @@ pub fn lifecycle(versions: &[Loaded], name: &str) -> Lifecycle {
             }
             let c = &v.compiled.schema.content;
             match kind {
-                Kind::Message => c.messages.get(name).map(numbers_of_message),
+                Kind::Message => c.messages.get(name).map(|m| numbers_of_message(c, m)),
                 Kind::Enum => c.enums.get(name).map(numbers_of_enum),
             }
         })
@@ -234,7 +275,10 @@ pub fn lifecycle(versions: &[Loaded], name: &str) -> Lifecycle {
         if let Some(p) = prev {
             let (a, b) = (&versions[p].compiled.schema, &versions[i].compiled.schema);
             let differs = match kind {
-                Kind::Message => a.content.messages.get(name) != b.content.messages.get(name),
+                Kind::Message => {
+                    a.content.messages.get(name) != b.content.messages.get(name)
+                        || a.content.extensions.get(name) != b.content.extensions.get(name)
+                }
                 Kind::Enum => a.content.enums.get(name) != b.content.enums.get(name),
             };
             if differs {
