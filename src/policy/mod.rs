@@ -229,28 +229,22 @@ impl<'p> Comparer<'p> {
     /// Every change from `old` to `new`, with ignores applied; None when either did not
     /// compile.
     pub fn changes(&self, old: usize, new: usize) -> Option<Vec<Change>> {
-        let (a, b) = (self.schema(old)?, self.schema(new)?);
-        let mut changes = raw_changes(a, b, self.root.as_deref(), true);
-        self.mark(&mut changes, old, new);
-        Some(changes)
+        Some(judged_changes(
+            &self.side(old)?,
+            &self.side(new)?,
+            self.root.as_deref(),
+            &self.ignores,
+        ))
     }
 
-    /// Applies ignores, and marks the changes in files that did not compile on either side.
-    fn mark(&self, changes: &mut [Change], old: usize, new: usize) {
-        if let (Some(a), Some(b)) = (self.schema(old), self.schema(new)) {
-            let inline = self.directives.get(new).copied().unwrap_or(false);
-            self.ignores.apply(changes, a, b, inline);
-        }
-        let side = |i: usize| {
-            (
-                self.versions[i].version.name.as_str(),
-                &self.failed_files[i],
-                self.schema(i).map(|s| &s.content),
-            )
-        };
-        if old < self.versions.len() && new < self.versions.len() {
-            mark_not_judged(changes, side(old), side(new), self.root.as_deref());
-        }
+    /// Version `i` as one side of a comparison; None when it did not compile.
+    fn side(&self, i: usize) -> Option<Side<'_>> {
+        Some(Side {
+            name: &self.versions.get(i)?.version.name,
+            schema: self.schema(i)?,
+            failed: &self.failed_files[i],
+            directives: self.directives[i],
+        })
     }
 
     /// What a policy needs of the pair `old` -> `new`; None when either did not compile.
@@ -267,10 +261,11 @@ impl<'p> Comparer<'p> {
         if let Some(s) = self.lock().get(&key) {
             return Some(*s);
         }
-        let (a, b) = (self.schema(key.0)?, self.schema(key.1)?);
+        let (a, b) = (self.side(key.0)?, self.side(key.1)?);
         // Comments never change a verdict: skip comparing them.
-        let mut changes = raw_changes(a, b, self.root.as_deref(), false);
-        self.mark(&mut changes, key.0, key.1);
+        let root = self.root.as_deref();
+        let mut changes = raw_changes(a.schema, b.schema, root, false);
+        mark(&mut changes, &a, &b, root, &self.ignores);
         let s = PairSummary::of(&changes);
         self.lock().insert(key, s);
         Some(s)
@@ -368,47 +363,70 @@ pub fn failed_files(v: &Loaded) -> BTreeSet<&str> {
         .collect()
 }
 
-/// One side of a comparison, for [`mark_not_judged`]: the version's name, the files that did
-/// not compile in it, and its content (None when nothing compiled).
-pub type SideFiles<'a> = (
-    &'a str,
-    &'a BTreeSet<String>,
-    Option<&'a crate::schema::Content>,
-);
+/// One side of a comparison.
+pub struct Side<'a> {
+    /// The version's name, for "not judged" reasons.
+    pub name: &'a str,
+    pub schema: &'a Schema,
+    /// The files found but not compiled (a partial version).
+    pub failed: &'a BTreeSet<String>,
+    /// Its comments may hold `protolapse:ignore` directives (false skips the look-ups).
+    pub directives: bool,
+}
 
-/// Marks the changes that cannot be judged because a file did not compile on one side: the
-/// changes located in such a file, and — when the root's own file did not compile on one
-/// side, so that nothing it reaches is known there — every change.
-pub fn mark_not_judged(
-    changes: &mut [Change],
-    old: SideFiles<'_>,
-    new: SideFiles<'_>,
+/// Every change from `old` to `new` — the whole schema, or what `root` reaches — with the
+/// ignores applied and the changes that cannot be judged marked: what `diff`, `log`,
+/// `check` and the terminal UI all show.
+pub fn judged_changes(
+    old: &Side<'_>,
+    new: &Side<'_>,
     root: Option<&str>,
+    ignores: &Ignores,
+) -> Vec<Change> {
+    let mut changes = raw_changes(old.schema, new.schema, root, true);
+    mark(&mut changes, old, new, root, ignores);
+    changes
+}
+
+/// Applies the ignores, then marks the changes that cannot be judged because a file did not
+/// compile on one side: those located in such a file, and — when the root's own file did
+/// not compile on one side, so that nothing it reaches is known there — every change.
+fn mark(
+    changes: &mut [Change],
+    old: &Side<'_>,
+    new: &Side<'_>,
+    root: Option<&str>,
+    ignores: &Ignores,
 ) {
-    for ((name, failed, content), (_, _, other)) in [(new, old), (old, new)] {
-        if failed.is_empty() {
+    ignores.apply(changes, old.schema, new.schema, new.directives);
+    for (side, other) in [(new, old), (old, new)] {
+        if side.failed.is_empty() {
             continue;
         }
         let root_file = root.and_then(|r| {
             let has = |c: &crate::schema::Content| {
                 c.messages.contains_key(r) || c.services.contains_key(r)
             };
-            if content.is_some_and(has) {
+            if has(&side.schema.content) {
                 return None;
             }
-            let c = other?;
+            let c = &other.schema.content;
             c.messages
                 .get(r)
                 .map(|m| &m.file)
                 .or_else(|| c.services.get(r).map(|s| &s.file))
-                .filter(|f| failed.contains(*f))
+                .filter(|f| side.failed.contains(*f))
         });
+        let name = side.name;
         for c in changes.iter_mut().filter(|c| c.ignored.is_none()) {
             if let Some(f) = root_file {
                 c.ignored = Some(format!(
                     "not judged: {f}, the root's file, did not compile in {name}"
                 ));
-            } else if let Some(f) = change_files(c).into_iter().find(|f| failed.contains(*f)) {
+            } else if let Some(f) = change_files(c)
+                .into_iter()
+                .find(|f| side.failed.contains(*f))
+            {
                 c.ignored = Some(format!("not judged: {f} did not compile in {name}"));
             }
         }

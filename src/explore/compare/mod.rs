@@ -17,9 +17,8 @@ mod nodes;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
 
-use crate::diff;
 use crate::policy::Ignores;
-use crate::rules::{self, Change, Severity};
+use crate::rules::{Change, Severity};
 use crate::schema::Compiled;
 
 use nodes::{Builder, Index};
@@ -182,28 +181,19 @@ impl Comparison {
         let first = old.is_none();
         let old = old.unwrap_or_else(|| new.clone());
         let (oc, nc) = (&old.compiled.schema.content, &new.compiled.schema.content);
-        let mut changes = if first {
+        let changes = if first {
             Vec::new()
         } else {
-            let pairing = diff::pair_from_root(oc, nc, root);
-            rules::check(&pairing, &old.compiled.schema, &new.compiled.schema)
-        };
-        ignores.apply(
-            &mut changes,
-            &old.compiled.schema,
-            &new.compiled.schema,
-            true,
-        );
-        if !first {
-            fn side(s: &Side) -> crate::policy::SideFiles<'_> {
-                (
-                    s.name.as_str(),
-                    &s.failed_files,
-                    Some(&s.compiled.schema.content),
-                )
+            fn side(s: &Side) -> crate::policy::Side<'_> {
+                crate::policy::Side {
+                    name: s.name.as_str(),
+                    schema: &s.compiled.schema,
+                    failed: &s.failed_files,
+                    directives: true,
+                }
             }
-            crate::policy::mark_not_judged(&mut changes, side(&old), side(&new), Some(root));
-        }
+            crate::policy::judged_changes(&side(&old), &side(&new), Some(root), ignores)
+        };
         let mut b = Builder {
             old: oc,
             new: nc,
