@@ -11,7 +11,7 @@ use super::super::Finding;
 use super::super::options::{self, Kind};
 use super::super::verdict::Severity::*;
 use super::super::verdict::{Directions, Source, Verdict};
-use super::{BOTH_BREAK, Ctx, f, option_findings, source_only};
+use super::{BOTH_BREAK, Ctx, f, option_findings, option_findings_with, source_only};
 
 fn both<'a>(p: Pair<'a, Enum>) -> Option<(&'a Enum, &'a Enum)> {
     Some((p.old?, p.new?))
@@ -309,19 +309,13 @@ pub(super) fn enum_value_renamed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding>
 
 pub(super) fn enum_option_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
     let Some((o, n)) = both(p) else { return vec![] };
-    let mut out = Vec::new();
-    let text = |c: &options::OptionChange<'_>, v: Option<&str>| c.text(v);
     option_findings(
         "ENUM_OPTION_CHANGED",
         Kind::Enum,
         &n.full_name,
-        None,
         &o.options,
         &n.options,
-        text,
-        &mut out,
-    );
-    out
+    )
 }
 
 /// Options of a value present on both sides (by number), `deprecated` included: values have
@@ -352,7 +346,7 @@ pub(super) fn enum_value_option_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<F
         let text = |c: &options::OptionChange<'_>, v: Option<&str>| {
             v.map(|v| format!("{} = {num} [{} = {v}]", nv.name, c.name))
         };
-        option_findings(
+        option_findings_with(
             "ENUM_VALUE_OPTION_CHANGED",
             Kind::EnumValue,
             &format!("{}.{}", n.full_name, nv.name),

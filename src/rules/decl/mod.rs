@@ -103,10 +103,24 @@ fn f(
     }
 }
 
+/// [`option_findings_with`], each side written as `option = value`.
+fn option_findings(
+    rule: &'static str,
+    kind: super::options::Kind,
+    element: &str,
+    old: &crate::schema::model::Options,
+    new: &crate::schema::model::Options,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let text = |c: &super::options::OptionChange<'_>, v: Option<&str>| c.text(v);
+    option_findings_with(rule, kind, element, None, old, new, text, &mut out);
+    out
+}
+
 /// One finding of `rule` per option that differs between `old` and `new` (the options of
 /// one declaration), judged for its `kind`; `text` writes a side's declaration.
 #[allow(clippy::too_many_arguments)] // the finding's fields, as `f` takes them
-fn option_findings(
+fn option_findings_with(
     rule: &'static str,
     kind: super::options::Kind,
     element: &str,

@@ -11,7 +11,7 @@ use super::super::options::{self, Kind};
 use super::super::verdict::Severity::*;
 
 use super::super::verdict::{Directions, Source, Verdict};
-use super::{BOTH_BREAK, Ctx, f, option_findings};
+use super::{BOTH_BREAK, Ctx, f, option_findings, option_findings_with};
 
 fn sig(m: &Method) -> String {
     let stream = |b: bool| if b { "stream " } else { "" };
@@ -222,19 +222,13 @@ pub(super) fn service_option_changed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<F
     let (Some(o), Some(n)) = (p.old, p.new) else {
         return vec![];
     };
-    let mut out = Vec::new();
-    let text = |c: &options::OptionChange<'_>, v: Option<&str>| c.text(v);
     option_findings(
         "SERVICE_OPTION_CHANGED",
         Kind::Service,
         &n.full_name,
-        None,
         &o.options,
         &n.options,
-        text,
-        &mut out,
-    );
-    out
+    )
 }
 
 /// Options of an rpc present on both sides, `deprecated` included: rpcs have no rule of
@@ -261,7 +255,7 @@ pub(super) fn rpc_option_changed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Findi
             options::with_deprecated(&b.options, b.deprecated),
         );
         let text = |c: &options::OptionChange<'_>, v: Option<&str>| c.text(v);
-        option_findings(
+        option_findings_with(
             "RPC_OPTION_CHANGED",
             Kind::Method,
             &elem,

@@ -201,94 +201,79 @@ fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
 }
 
 fn added(om: &Message, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
-    let element = format!("{}.{}", nm.full_name, nf.name);
-    let number = Some(i64::from(nf.number));
-    if nf.presence == Presence::Required {
+    // Every finding here is about the new field, declared on the new side only.
+    let mut push = |rule, verdict, additive, message| {
         out.push(Finding {
-            rule: "FIELD_REQUIRED_ADDED",
-            element: element.clone(),
-            number,
+            rule,
+            element: format!("{}.{}", nm.full_name, nf.name),
+            number: Some(i64::from(nf.number)),
             old: None,
             new: Some(decl(nf)),
-            verdict: v(
+            verdict,
+            additive,
+            message,
+        })
+    };
+    let read_by_old_json = Directions {
+        backward: Safe,
+        forward: Hazard,
+    };
+    if nf.presence == Presence::Required {
+        push(
+            "FIELD_REQUIRED_ADDED",
+            v(
                 Directions {
                     backward: Breaking,
                     forward: Safe,
                 },
                 Directions {
                     backward: Breaking,
-                    forward: Hazard,
+                    ..read_by_old_json
                 },
                 Source::Safe,
             ),
-            additive: true,
-            message: format!(
+            true,
+            format!(
                 "required `{}` added: data written without it is rejected",
                 nf.name
             ),
-        });
+        );
     } else {
-        out.push(Finding {
-            rule: "FIELD_ADDED",
-            element: element.clone(),
-            number,
-            old: None,
-            new: Some(decl(nf)),
-            verdict: v(
-                Directions::SAFE,
-                Directions { backward: Safe, forward: Hazard },
-                Source::Safe,
-            ),
-            additive: true,
-            message: format!(
+        push(
+            "FIELD_ADDED",
+            v(Directions::SAFE, read_by_old_json, Source::Safe),
+            true,
+            format!(
                 "`{}` added: old binary readers skip it; old JSON readers reject the unknown key unless they ignore unknown fields",
                 nf.name
             ),
-        });
+        );
     }
+    let reused = Directions {
+        backward: Breaking,
+        forward: Hazard,
+    };
     if reserved(om, nf.number) {
-        out.push(Finding {
-            rule: "FIELD_RESERVED_NUMBER_REUSED",
-            element: element.clone(),
-            number,
-            old: None,
-            new: Some(decl(nf)),
-            verdict: v(
-                Directions {
-                    backward: Breaking,
-                    forward: Hazard,
-                },
-                Directions::SAFE,
-                Source::Safe,
-            ),
-            additive: false,
-            message: format!(
+        push(
+            "FIELD_RESERVED_NUMBER_REUSED",
+            v(reused, Directions::SAFE, Source::Safe),
+            false,
+            format!(
                 "number {} was reserved: data from before the reservation is read as `{}`",
                 nf.number, nf.name
             ),
-        });
+        );
     }
     if om.reserved_names.contains(&nf.name) {
-        out.push(Finding {
-            rule: "FIELD_RESERVED_NAME_REUSED",
-            element,
-            number,
-            old: None,
-            new: Some(decl(nf)),
-            verdict: v(
-                Directions::SAFE,
-                Directions {
-                    backward: Breaking,
-                    forward: Hazard,
-                },
-                Source::Safe,
-            ),
-            additive: false,
-            message: format!(
+        push(
+            "FIELD_RESERVED_NAME_REUSED",
+            v(Directions::SAFE, reused, Source::Safe),
+            false,
+            format!(
                 "the name `{}` was reserved: old JSON with that key means something else",
                 nf.name
             ),
-        });
+        );
     }
 }
 
