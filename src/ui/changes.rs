@@ -4,12 +4,12 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
+use ratatui::widgets::Widget;
 
 use crate::rules::Bump;
 
 use super::app::{App, Pane};
-use super::graph::{counts_spans, empty_reason};
+use super::graph::{counts_spans, framed};
 use super::text::fit;
 
 pub struct ChangesPane<'a>(pub &'a App);
@@ -46,17 +46,9 @@ impl Widget for &ChangesPane<'_> {
         if let Some(c) = cmp {
             title.extend(counts_spans(t, c));
         }
-        let block = Block::bordered()
-            .title(Line::from(title))
-            .border_style(t.border(focused));
-        let inner = block.inner(area);
-        block.render(area, buf);
-        if let Some(lines) = empty_reason(app) {
-            Paragraph::new(lines)
-                .wrap(Wrap { trim: false })
-                .render(inner, buf);
+        let Some(inner) = framed(app, title, focused, area, buf) else {
             return;
-        }
+        };
         let Some(c) = cmp else {
             Line::styled(" comparing…", t.dim()).render(inner, buf);
             return;

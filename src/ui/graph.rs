@@ -61,6 +61,31 @@ pub fn counts_spans(t: &Theme, c: &Comparison) -> Vec<Span<'static>> {
 }
 
 /// Why there is no tree to show, if there is none.
+/// Draws a pane's border and title; when there is nothing to compare yet, says why inside it
+/// and returns None, else the area inside.
+pub fn framed(
+    app: &App,
+    title: Vec<Span<'_>>,
+    focused: bool,
+    area: Rect,
+    buf: &mut Buffer,
+) -> Option<Rect> {
+    let block = Block::bordered()
+        .title(Line::from(title))
+        .border_style(app.theme.border(focused));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    match empty_reason(app) {
+        Some(lines) => {
+            Paragraph::new(lines)
+                .wrap(Wrap { trim: false })
+                .render(inner, buf);
+            None
+        }
+        None => Some(inner),
+    }
+}
+
 pub fn empty_reason(app: &App) -> Option<Vec<Line<'static>>> {
     let t = &app.theme;
     let Some(root) = &app.root else {
@@ -280,17 +305,9 @@ impl Widget for &GraphPane<'_> {
         if app.tree.changed_only {
             title.push(Span::styled("· changed only ", t.accent()));
         }
-        let block = Block::bordered()
-            .title(Line::from(title))
-            .border_style(t.border(focused));
-        let inner = block.inner(area);
-        block.render(area, buf);
-        if let Some(lines) = empty_reason(app) {
-            Paragraph::new(lines)
-                .wrap(Wrap { trim: false })
-                .render(inner, buf);
+        let Some(inner) = framed(app, title, focused, area, buf) else {
             return;
-        }
+        };
         let inner = match notice(app) {
             Some(line) => {
                 line.render(Rect { height: 1, ..inner }, buf);
