@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Repo, proto};
-use protolapse::history::{self, HistoryError, HistoryOptions, VersionKind};
+use protolapse::history::{self, FileOrigin, HistoryError, HistoryOptions, Version, VersionKind};
 use protolapse::load;
 use protolapse::schema::Status;
 
@@ -16,6 +16,14 @@ fn opts() -> HistoryOptions {
         worktree: true,
         ..Default::default()
     }
+}
+
+/// (import path, repository path, origin) of each file of a version.
+fn files(v: &Version) -> Vec<(&str, &str, FileOrigin)> {
+    v.files
+        .iter()
+        .map(|f| (f.path.as_str(), f.repo_path.as_str(), f.origin))
+        .collect()
 }
 
 fn names(h: &load::Project) -> Vec<String> {
@@ -150,12 +158,22 @@ fn proto_roots_come_from_flags_then_buf_yaml() {
     r.commit("one");
     r.tag("v1.0.0");
 
-    let p = load::load(r.path(), &opts(), |_, _| {}).unwrap();
-    let v = &p.versions[0];
-    assert_eq!(v.version.roots_from, "buf.yaml");
-    let files: Vec<&str> = v.version.files.iter().map(|f| f.path.as_str()).collect();
-    assert_eq!(files, ["api/v1/a.proto", "api/v1/b.proto"]);
-    assert_eq!(v.compiled.status, Status::Complete);
+    let h = history::load(r.path(), &opts()).unwrap();
+    let v = &h.versions[0];
+    assert_eq!(v.roots_from, "buf.yaml");
+    // The excluded file stays in the set, importable but not judged.
+    assert_eq!(
+        files(v),
+        [
+            ("api/v1/a.proto", "proto/api/v1/a.proto", FileOrigin::Root),
+            ("api/v1/b.proto", "proto/api/v1/b.proto", FileOrigin::Root),
+            (
+                "internal/x.proto",
+                "proto/internal/x.proto",
+                FileOrigin::Excluded
+            ),
+        ]
+    );
 
     let o = HistoryOptions {
         proto_paths: vec!["other".into()],
@@ -297,4 +315,317 @@ fn no_matching_tags_and_no_repository_are_clear_errors() {
     let err = history::load(plain.path(), &opts()).unwrap_err();
     assert!(matches!(err, HistoryError::NotARepository { .. }), "{err}");
     assert!(err.to_string().contains("--demo"));
+}
+
+// --- Resolving imports the way the owners' build does ---------------------------------------
+
+const HTTP: &str =
+    "syntax = \"proto3\";\npackage google.api;\nmessage HttpRule { string get = 1; }\n";
+
+fn importer(package: &str, imports: &[&str]) -> String {
+    let lines: String = imports
+        .iter()
+        .map(|i| format!("import \"{i}\";\n"))
+        .collect();
+    format!("syntax = \"proto3\";\npackage {package};\n{lines}message M {{}}\n")
+}
+
+/// The tagged version and the work tree read as a version: the same files, read two ways.
+fn tag_and_worktree(r: &Repo, o: HistoryOptions) -> (Version, Version) {
+    let o = HistoryOptions {
+        worktree: true,
+        worktree_always: true,
+        ..o
+    };
+    let h = history::load(r.path(), &o).unwrap();
+    assert_eq!(h.versions.len(), 2, "{:?}", h.versions);
+    let mut it = h.versions.into_iter();
+    let (tag, wt) = (it.next().unwrap(), it.next().unwrap());
+    assert_eq!(wt.kind, VersionKind::Worktree);
+    (tag, wt)
+}
+
+fn same_files(a: &Version, b: &Version) {
+    let key = |v: &Version| -> Vec<(String, String, String, FileOrigin, Result<String, String>)> {
+        v.files
+            .iter()
+            .map(|f| {
+                let text = f.text.clone().map(|t| t.to_string());
+                (
+                    f.path.clone(),
+                    f.repo_path.clone(),
+                    f.blob.clone(),
+                    f.origin,
+                    text,
+                )
+            })
+            .collect()
+    };
+    assert_eq!(key(a), key(b), "{} and {} differ", a.name, b.name);
+}
+
+fn has_note(v: &Version, part: &str) {
+    assert!(
+        v.resolution.iter().any(|n| n.contains(part)),
+        "no note with {part:?} in {:#?}",
+        v.resolution
+    );
+}
+
+#[test]
+fn excluded_files_stay_in_the_set_for_their_importers() {
+    let mut r = Repo::new();
+    r.write("buf.yaml", "version: v1\nbuild:\n  excludes: [vendor]\n");
+    r.write("a.proto", &importer("a", &["vendor/x.proto"]));
+    r.write("vendor/x.proto", &proto("vendor", "message X {}"));
+    r.commit("one");
+    r.tag("v1.0.0");
+
+    let (v, wt) = tag_and_worktree(&r, HistoryOptions::default());
+    assert_eq!(
+        files(&v),
+        [
+            ("a.proto", "a.proto", FileOrigin::Root),
+            ("vendor/x.proto", "vendor/x.proto", FileOrigin::Excluded),
+        ]
+    );
+    assert!(v.files[1].text.is_ok());
+    has_note(
+        &v,
+        "1 file excluded by buf.yaml is compiled for its importers only",
+    );
+    same_files(&v, &wt);
+}
+
+#[test]
+fn a_symlinked_vendor_folder_is_followed_and_compiled_once() {
+    // istio/api: third-party protos in common-protos/ (excluded by buf.yaml), reached by
+    // their import paths through a committed link `google -> common-protos/google`.
+    let mut r = Repo::new();
+    r.write(
+        "buf.yaml",
+        "version: v1\nbuild:\n  excludes:\n    - common-protos\n",
+    );
+    r.write("api/a.proto", &importer("api", &["google/api/http.proto"]));
+    r.write("common-protos/google/api/http.proto", HTTP);
+    r.symlink("google", "common-protos/google");
+    r.commit("one");
+    r.tag("v1.0.0");
+
+    let (v, wt) = tag_and_worktree(&r, HistoryOptions::default());
+    assert_eq!(
+        files(&v),
+        [
+            ("api/a.proto", "api/a.proto", FileOrigin::Root),
+            (
+                "google/api/http.proto",
+                "common-protos/google/api/http.proto",
+                FileOrigin::Excluded
+            ),
+        ],
+        "{:#?}",
+        v.resolution
+    );
+    has_note(&v, "link `google` -> `common-protos/google` followed");
+    has_note(
+        &v,
+        "common-protos/google/api/http.proto is the same file as google/api/http.proto",
+    );
+    same_files(&v, &wt);
+
+    // A clean work tree with links is no extra version.
+    let h = history::load(r.path(), &opts()).unwrap();
+    assert_eq!(h.versions.len(), 1);
+}
+
+#[test]
+fn links_leaving_the_repository_are_not_followed() {
+    let outside = tempfile::tempdir().unwrap();
+    let secret = "syntax = \"proto3\";\npackage secret;\nmessage Secret {}\n";
+    std::fs::write(outside.path().join("secret.proto"), secret).unwrap();
+    let out = outside.path().to_str().unwrap();
+
+    let mut r = Repo::new();
+    r.write("a.proto", &proto("a", "message A {}"));
+    r.symlink("abs.proto", &format!("{out}/secret.proto"));
+    r.symlink("sub/up.proto", "../../secret.proto"); // one `..` too many
+    r.symlink("dangling.proto", "nothing/here.proto");
+    r.symlink("ext", out); // a folder outside: skipped, nothing read
+    r.symlink("sub/ext2", "../.."); // the repository's parent
+    r.commit("one");
+    r.tag("v1.0.0");
+
+    let (v, wt) = tag_and_worktree(&r, HistoryOptions::default());
+    let paths: Vec<&str> = v.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["a.proto", "abs.proto", "dangling.proto", "sub/up.proto"]
+    );
+    let err = |p: &str| v.files.iter().find(|f| f.path == p).unwrap().text.clone();
+    assert_eq!(
+        err("abs.proto").unwrap_err(),
+        format!("symbolic link to `{out}/secret.proto` leaves the repository; not followed")
+    );
+    assert_eq!(
+        err("sub/up.proto").unwrap_err(),
+        "symbolic link to `../../secret.proto` leaves the repository; not followed"
+    );
+    assert_eq!(
+        err("dangling.proto").unwrap_err(),
+        "symbolic link to `nothing/here.proto` points to nothing in this version"
+    );
+    for f in v.files.iter().chain(&wt.files) {
+        if let Ok(text) = &f.text {
+            assert!(!text.contains("Secret"), "{} was read from outside", f.path);
+        }
+    }
+    has_note(&v, "link `ext`: symbolic link to");
+    same_files(&v, &wt);
+}
+
+#[test]
+fn link_cycles_terminate() {
+    let mut r = Repo::new();
+    r.symlink("a.proto", "b.proto");
+    r.symlink("b.proto", "a.proto");
+    r.symlink("loop", "."); // a folder linking to itself
+    r.write("d1/x.proto", &proto("x", "message X {}"));
+    r.write("d2/y.proto", &proto("y", "message Y {}"));
+    r.symlink("d1/up", ".."); // to its parent
+    r.symlink("d1/b", "../d2"); // d1/b -> d2, d2/a -> d1: a cycle through two folders
+    r.symlink("d2/a", "../d1");
+    r.commit("one");
+    r.tag("v1.0.0");
+
+    let (v, wt) = tag_and_worktree(&r, HistoryOptions::default());
+    let paths: Vec<&str> = v.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "a.proto",
+            "b.proto",
+            "d1/b/a/x.proto",
+            "d1/b/y.proto",
+            "d1/x.proto",
+            "d2/a/b/y.proto",
+            "d2/a/x.proto",
+            "d2/y.proto",
+        ]
+    );
+    let a = v.files[0].text.clone().unwrap_err();
+    assert!(a.contains("more than 16 links"), "{a}");
+    has_note(
+        &v,
+        "link `loop` -> `.` leads to a folder that contains it (a cycle)",
+    );
+    has_note(
+        &v,
+        "link `d1/up` -> `..` leads to a folder that contains it",
+    );
+    same_files(&v, &wt);
+}
+
+#[test]
+fn one_file_through_two_roots_is_kept_once() {
+    let mut r = Repo::new();
+    r.write("api/a.proto", &importer("api", &["google/api/http.proto"]));
+    r.write("common-protos/google/api/http.proto", HTTP);
+    r.commit("one");
+    r.tag("v1.0.0");
+
+    let o = HistoryOptions {
+        proto_paths: vec![".".into(), "common-protos".into()],
+        ..Default::default()
+    };
+    let (v, wt) = tag_and_worktree(&r, o);
+    assert_eq!(
+        files(&v),
+        [
+            ("api/a.proto", "api/a.proto", FileOrigin::Root),
+            (
+                "google/api/http.proto",
+                "common-protos/google/api/http.proto",
+                FileOrigin::Root
+            ),
+        ]
+    );
+    has_note(
+        &v,
+        "common-protos/google/api/http.proto is the same file as google/api/http.proto; compiled once, as google/api/http.proto",
+    );
+    same_files(&v, &wt);
+}
+
+#[test]
+fn imports_found_in_no_root_are_looked_up_in_the_tree() {
+    let mut r = Repo::new();
+    r.write(
+        "proto/a.proto",
+        &importer(
+            "a",
+            &[
+                "google/api/http.proto",
+                "dup.proto",
+                "same.proto",
+                "google/protobuf/timestamp.proto",
+                "nowhere.proto",
+            ],
+        ),
+    );
+    // Found by suffix, and what it imports in turn.
+    r.write(
+        "third_party/googleapis/google/api/http.proto",
+        &importer("google.api", &["google/api/launch.proto"]),
+    );
+    r.write(
+        "third_party/googleapis/google/api/launch.proto",
+        &proto("google.api", "enum Stage { S = 0; }"),
+    );
+    // Two different files: ambiguous, nothing added.
+    r.write("x/dup.proto", &proto("x", "message D {}"));
+    r.write("y/dup.proto", &proto("y", "message D {}"));
+    // Two copies of one file: either will do.
+    r.write("c1/same.proto", &proto("same", "message S {}"));
+    r.write("c2/same.proto", &proto("same", "message S {}"));
+    r.commit("one");
+    r.tag("v1.0.0");
+
+    let o = HistoryOptions {
+        proto_paths: vec!["proto".into()],
+        ..Default::default()
+    };
+    let (v, wt) = tag_and_worktree(&r, o);
+    assert_eq!(
+        files(&v),
+        [
+            ("a.proto", "proto/a.proto", FileOrigin::Root),
+            (
+                "google/api/http.proto",
+                "third_party/googleapis/google/api/http.proto",
+                FileOrigin::Tree
+            ),
+            (
+                "google/api/launch.proto",
+                "third_party/googleapis/google/api/launch.proto",
+                FileOrigin::Tree
+            ),
+            ("same.proto", "c1/same.proto", FileOrigin::Tree),
+        ]
+    );
+    has_note(
+        &v,
+        "import `dup.proto` (from a.proto) matches 2 files in the tree: x/dup.proto, y/dup.proto; add -I for the one you mean",
+    );
+    has_note(
+        &v,
+        "2 imports found in the tree under third_party/googleapis/ (as with -I third_party/googleapis): google/api/http.proto, google/api/launch.proto",
+    );
+    has_note(
+        &v,
+        "matches 2 copies of one file in the tree: c1/same.proto, c2/same.proto; using c1/same.proto",
+    );
+    let mut sorted = v.resolution.clone();
+    sorted.sort();
+    assert_eq!(v.resolution, sorted, "notes are sorted");
+    same_files(&v, &wt);
 }

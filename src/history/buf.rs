@@ -3,6 +3,8 @@
 
 use serde::Deserialize;
 
+use super::{BUFFRS_MANIFEST, HistoryOptions};
+
 /// Proto roots and excluded folders, relative to the repository root.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Roots {
@@ -105,6 +107,72 @@ pub fn parse_buf_yaml(dir: &str, text: &str) -> Result<Roots, String> {
 pub fn parse_buf_work(text: &str) -> Result<Vec<String>, String> {
     let doc: BufWork = serde_norway::from_str(text).map_err(|e| e.to_string())?;
     Ok(doc.directories.iter().map(|d| clean(d)).collect())
+}
+
+/// The proto roots given by `-I` or `protolapse.toml`, if any.
+pub fn given_roots(opts: &HistoryOptions) -> Option<(Roots, String)> {
+    (!opts.proto_paths.is_empty()).then(|| {
+        (
+            Roots {
+                roots: opts.proto_paths.iter().map(|p| clean(p)).collect(),
+                excludes: Vec::new(),
+            },
+            "--proto-path".into(),
+        )
+    })
+}
+
+/// Roots from `buf.work.yaml` or `buf.yaml`, read with `read` (a path relative to the
+/// repository root -> its text), else the repository root.
+pub fn roots_from_buf_files(read: impl Fn(&str) -> Option<String>) -> (Roots, String) {
+    if let Some(text) = read("buf.work.yaml")
+        && let Ok(dirs) = parse_buf_work(&text)
+    {
+        let mut all = Roots::default();
+        for dir in dirs {
+            match read(&format!("{dir}/buf.yaml")).map(|t| parse_buf_yaml(&dir, &t)) {
+                Some(Ok(r)) => {
+                    all.roots.extend(r.roots);
+                    all.excludes.extend(r.excludes);
+                }
+                _ => all.roots.push(dir),
+            }
+        }
+        if !all.roots.is_empty() {
+            return (all, "buf.work.yaml".into());
+        }
+    }
+    if let Some(text) = read("buf.yaml")
+        && let Ok(r) = parse_buf_yaml(".", &text)
+    {
+        return (r, "buf.yaml".into());
+    }
+    // A buffrs package keeps its protos under `proto/`.
+    if read(BUFFRS_MANIFEST).is_some() {
+        return (
+            Roots {
+                roots: vec!["proto".into()],
+                excludes: Vec::new(),
+            },
+            BUFFRS_MANIFEST.into(),
+        );
+    }
+    (
+        Roots {
+            roots: vec![".".into()],
+            excludes: Vec::new(),
+        },
+        "repository root".into(),
+    )
+}
+
+/// Whether `repo_path` is below one of the excluded folders.
+pub fn excluded(repo_path: &str, excludes: &[String]) -> bool {
+    excludes.iter().any(|e| {
+        repo_path
+            .strip_prefix(e.as_str())
+            .is_some_and(|rest| rest.starts_with('/'))
+    })
 }
 
 #[cfg(test)]

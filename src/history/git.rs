@@ -1,17 +1,17 @@
 //! Reading versions out of a git repository with `git2`, read-only.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
 use git2::{ObjectType, Oid, Repository, Tree};
 
-use super::buf::{self, Roots};
+use super::buf::{Roots, given_roots, roots_from_buf_files};
+use super::links::is_link;
 use super::order::{compare, parse_tag_version, tag_prefix};
-use super::{
-    History, HistoryError, HistoryOptions, ReadStats, SkippedTag, SourceFile, Version, VersionKind,
-};
+use super::resolve::{FileSet, TreeFiles};
+use super::{History, HistoryError, HistoryOptions, ReadStats, SkippedTag, Version, VersionKind};
 
 /// Files larger than this are reported instead of read.
 const MAX_PROTO_BYTES: usize = 64 * 1024 * 1024;
@@ -57,6 +57,8 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
         repo: &repo,
         trees: HashMap::new(),
         blobs: HashMap::new(),
+        indexes: HashMap::new(),
+        link_targets: HashMap::new(),
         stats: ReadStats::default(),
     };
 
@@ -224,17 +226,35 @@ fn peel_tag(repo: &Repository, target: Oid) -> Result<(Oid, Option<String>), Str
     Err("the tag is a chain of more than 64 tags".into())
 }
 
-struct Reader<'r> {
-    repo: &'r Repository,
-    /// Tree id -> every `.proto` file below it (path relative to the tree, blob id).
-    trees: HashMap<Oid, Arc<Vec<(String, Oid)>>>,
+/// One entry of a tree's listing: a `.proto` file, or a symbolic link (any name), by its
+/// path relative to the tree.
+pub(super) struct Entry {
+    pub path: String,
+    pub id: Oid,
+    pub link: bool,
+}
+
+/// File name -> repository path and blob id of every `.proto` file of a whole tree.
+type Index = HashMap<String, Vec<(String, Oid)>>;
+
+/// At most this many whole-tree indexes are kept (consecutive versions rarely share a tree).
+const MAX_INDEXES: usize = 8;
+
+pub(super) struct Reader<'r> {
+    pub repo: &'r Repository,
+    /// Tree id -> every `.proto` file and link below it.
+    trees: HashMap<Oid, Arc<Vec<Entry>>>,
     /// Blob id -> text, read once for the whole history.
     blobs: HashMap<Oid, Result<Arc<str>, String>>,
-    stats: ReadStats,
+    /// Top tree id -> its index, built when an import is found in no proto root.
+    indexes: HashMap<Oid, Arc<Index>>,
+    /// Link blob id -> its target, if readable.
+    pub link_targets: HashMap<Oid, Option<String>>,
+    pub stats: ReadStats,
 }
 
 impl Reader<'_> {
-    fn commit_version(
+    pub(super) fn commit_version(
         &mut self,
         commit_id: Oid,
         name: &str,
@@ -250,34 +270,15 @@ impl Reader<'_> {
             .tree()
             .map_err(|e| format!("cannot read the tree of {commit_id}: {}", e.message()))?;
         let (roots, roots_from) = self.roots_in_tree(&tree, opts);
-        let mut files = Vec::new();
-        let mut taken = std::collections::HashSet::new();
+        let mut set = FileSet::default();
         for root in &roots.roots {
-            let subtree = if root == "." {
-                Some(tree.clone())
-            } else {
-                tree.get_path(Path::new(root))
-                    .ok()
-                    .and_then(|e| e.to_object(self.repo).ok())
-                    .and_then(|o| o.into_tree().ok())
-            };
-            let Some(subtree) = subtree else { continue };
-            let list = self.list_tree(&subtree);
-            for (path, blob) in list.iter() {
-                let repo_path = join(root, path);
-                if excluded(&repo_path, &roots.excludes) || !taken.insert(path.clone()) {
-                    continue;
-                }
-                let text = self.read_blob(*blob);
-                files.push(SourceFile {
-                    path: path.clone(),
-                    repo_path,
-                    blob: blob.to_string(),
-                    text,
-                });
-            }
+            self.collect_root(&tree, root, &roots.excludes, &mut set);
         }
-        files.sort_by(|a, b| a.path.cmp(&b.path));
+        let (files, resolution) = set.finish(&mut CommitTree {
+            reader: self,
+            tree: &tree,
+            index: None,
+        });
         let manifest = read_tree_text(self.repo, &tree, super::BUFFRS_MANIFEST);
         let time = commit.time();
         Ok(Version {
@@ -291,6 +292,7 @@ impl Reader<'_> {
             proto_roots: roots.roots,
             roots_from,
             files,
+            resolution,
             manifest,
             ancestors: None,
         })
@@ -298,49 +300,112 @@ impl Reader<'_> {
 
     /// Proto roots for a committed tree: the options', else its buf files', else the root.
     fn roots_in_tree(&mut self, tree: &Tree<'_>, opts: &HistoryOptions) -> (Roots, String) {
-        if !opts.proto_paths.is_empty() {
-            let roots = opts.proto_paths.iter().map(|p| buf::clean(p)).collect();
-            return (
-                Roots {
-                    roots,
-                    excludes: Vec::new(),
-                },
-                "--proto-path".into(),
-            );
-        }
-        roots_from_buf_files(|path| read_tree_text(self.repo, tree, path))
+        given_roots(opts)
+            .unwrap_or_else(|| roots_from_buf_files(|path| read_tree_text(self.repo, tree, path)))
     }
 
-    /// Every `.proto` file below `tree`, cached by tree id so that a subtree shared by many
-    /// versions is walked once.
-    fn list_tree(&mut self, tree: &Tree<'_>) -> Arc<Vec<(String, Oid)>> {
+    /// Every `.proto` file and link below `tree`, cached by tree id so that a subtree shared
+    /// by many versions is walked once. Iterative: a deep tree cannot exhaust the stack.
+    pub(super) fn list_tree(&mut self, tree: &Tree<'_>) -> Arc<Vec<Entry>> {
         if let Some(list) = self.trees.get(&tree.id()) {
             return list.clone();
         }
+        /// A tree being listed: its entries, the next one to look at, what it holds so far.
+        struct Frame {
+            id: Oid,
+            name: String,
+            entries: Vec<(String, Option<ObjectType>, Oid, i32)>,
+            next: usize,
+            out: Vec<Entry>,
+        }
+        let frame = |id: Oid, name: String, tree: &Tree<'_>| Frame {
+            id,
+            name,
+            entries: tree
+                .iter()
+                .filter_map(|e| {
+                    let name = e.name().ok()?;
+                    let odd = name.is_empty() || name == "." || name == ".." || name.contains('/');
+                    (!odd).then(|| (name.to_string(), e.kind(), e.id(), e.filemode()))
+                })
+                .collect(),
+            next: 0,
+            out: Vec::new(),
+        };
         self.stats.trees_walked += 1;
-        let mut out = Vec::new();
-        for entry in tree.iter() {
-            let Ok(name) = entry.name() else { continue };
-            match entry.kind() {
-                Some(ObjectType::Blob) if name.ends_with(".proto") => {
-                    out.push((name.to_string(), entry.id()));
+        let mut stack = vec![frame(tree.id(), String::new(), tree)];
+        let mut open: HashSet<Oid> = HashSet::from([tree.id()]);
+        while let Some(top) = stack.last_mut() {
+            let Some((name, kind, id, mode)) = top.entries.get(top.next).cloned() else {
+                let Some(done) = stack.pop() else { break };
+                open.remove(&done.id);
+                let list = Arc::new(done.out);
+                self.trees.insert(done.id, list.clone());
+                match stack.last_mut() {
+                    Some(parent) => parent.out.extend(list.iter().map(|e| Entry {
+                        path: format!("{}/{}", done.name, e.path),
+                        id: e.id,
+                        link: e.link,
+                    })),
+                    None => return list,
                 }
+                continue;
+            };
+            top.next += 1;
+            match kind {
+                Some(ObjectType::Blob) if is_link(mode) => top.out.push(Entry {
+                    path: name,
+                    id,
+                    link: true,
+                }),
+                Some(ObjectType::Blob) if name.ends_with(".proto") => top.out.push(Entry {
+                    path: name,
+                    id,
+                    link: false,
+                }),
                 Some(ObjectType::Tree) => {
-                    let Ok(sub) = self.repo.find_tree(entry.id()) else {
-                        continue;
-                    };
-                    let list = self.list_tree(&sub);
-                    out.extend(list.iter().map(|(p, id)| (format!("{name}/{p}"), *id)));
+                    if let Some(list) = self.trees.get(&id) {
+                        top.out.extend(list.iter().map(|e| Entry {
+                            path: format!("{name}/{}", e.path),
+                            id: e.id,
+                            link: e.link,
+                        }));
+                    } else if !open.contains(&id)
+                        && let Ok(sub) = self.repo.find_tree(id)
+                    {
+                        self.stats.trees_walked += 1;
+                        open.insert(id);
+                        stack.push(frame(id, name, &sub));
+                    }
                 }
                 _ => {}
             }
         }
-        let list = Arc::new(out);
-        self.trees.insert(tree.id(), list.clone());
-        list
+        Arc::new(Vec::new())
     }
 
-    fn read_blob(&mut self, id: Oid) -> Result<Arc<str>, String> {
+    /// File name -> every `.proto` file of the whole tree `top` (links not followed).
+    fn index(&mut self, top: &Tree<'_>) -> Arc<Index> {
+        if let Some(index) = self.indexes.get(&top.id()) {
+            return index.clone();
+        }
+        let mut index = Index::new();
+        for e in self.list_tree(top).iter().filter(|e| !e.link) {
+            let name = e.path.rsplit('/').next().unwrap_or(&e.path);
+            index
+                .entry(name.to_string())
+                .or_default()
+                .push((e.path.clone(), e.id));
+        }
+        let index = Arc::new(index);
+        if self.indexes.len() >= MAX_INDEXES {
+            self.indexes.clear();
+        }
+        self.indexes.insert(top.id(), index.clone());
+        index
+    }
+
+    pub(super) fn read_blob(&mut self, id: Oid) -> Result<Arc<str>, String> {
         if let Some(text) = self.blobs.get(&id) {
             return text.clone();
         }
@@ -355,85 +420,43 @@ impl Reader<'_> {
         self.blobs.insert(id, text.clone());
         text
     }
+}
 
-    /// The working tree as a version, when its `.proto` files differ from HEAD's.
-    fn worktree_version(&mut self, opts: &HistoryOptions) -> Option<Version> {
-        let workdir = self.repo.workdir()?.to_path_buf();
-        let (roots, roots_from) = if opts.proto_paths.is_empty() {
-            roots_from_buf_files(|p| std::fs::read_to_string(workdir.join(p)).ok())
-        } else {
-            (
-                Roots {
-                    roots: opts.proto_paths.iter().map(|p| buf::clean(p)).collect(),
-                    excludes: Vec::new(),
-                },
-                "--proto-path".into(),
-            )
-        };
-        let mut files = Vec::new();
-        let mut taken = std::collections::HashSet::new();
-        for root in &roots.roots {
-            let dir = if root == "." {
-                workdir.clone()
-            } else {
-                workdir.join(root)
-            };
-            let mut found = Vec::new();
-            walk_dir(self.repo, &workdir, &dir, "", 0, &mut found);
-            found.sort();
-            for (path, bytes) in found {
-                let repo_path = join(root, &path);
-                if excluded(&repo_path, &roots.excludes) || !taken.insert(path.clone()) {
-                    continue;
-                }
-                let blob = Oid::hash_object(ObjectType::Blob, &bytes)
-                    .map(|o| o.to_string())
-                    .unwrap_or_default();
-                files.push(SourceFile {
-                    path,
-                    repo_path,
-                    blob,
-                    text: decode_text(&bytes),
-                });
-            }
-        }
-        files.sort_by(|a, b| a.path.cmp(&b.path));
+/// A commit's whole tree, for the imports found in no proto root.
+struct CommitTree<'a, 'r, 't> {
+    reader: &'a mut Reader<'r>,
+    tree: &'a Tree<'t>,
+    index: Option<Arc<Index>>,
+}
 
-        let head = self.repo.head().ok().and_then(|h| h.peel_to_commit().ok());
-        if let Some(head) = &head {
-            let head_version = self
-                .commit_version(head.id(), "HEAD", None, VersionKind::Rev, opts)
-                .ok()?;
-            let same = head_version.files.len() == files.len()
-                && head_version
-                    .files
-                    .iter()
-                    .zip(&files)
-                    .all(|(a, b)| a.path == b.path && a.blob == b.blob);
-            if same && !opts.worktree_always {
-                return None;
-            }
-        } else if files.is_empty() {
-            return None;
+impl CommitTree<'_, '_, '_> {
+    fn index(&mut self) -> Arc<Index> {
+        if let Some(index) = &self.index {
+            return index.clone();
         }
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs() as i64)
-            .unwrap_or(0);
-        Some(Version {
-            name: "WORKTREE".into(),
-            semver: None,
-            kind: VersionKind::Worktree,
-            commit: head.map(|h| h.id().to_string()).unwrap_or_default(),
-            time: now,
-            offset_minutes: 0,
-            message: None,
-            proto_roots: roots.roots,
-            roots_from,
-            files,
-            manifest: std::fs::read_to_string(workdir.join(super::BUFFRS_MANIFEST)).ok(),
-            ancestors: None,
-        })
+        let index = self.reader.index(self.tree);
+        self.index = Some(index.clone());
+        index
+    }
+}
+
+impl TreeFiles for CommitTree<'_, '_, '_> {
+    fn named(&mut self, name: &str) -> Vec<String> {
+        self.index()
+            .get(name)
+            .map(|list| list.iter().map(|(p, _)| p.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    fn read(&mut self, repo_path: &str) -> Option<(String, Result<Arc<str>, String>)> {
+        let name = repo_path.rsplit('/').next().unwrap_or(repo_path);
+        let id = self
+            .index()
+            .get(name)?
+            .iter()
+            .find(|(p, _)| p == repo_path)?
+            .1;
+        Some((id.to_string(), self.reader.read_blob(id)))
     }
 }
 
@@ -444,51 +467,7 @@ fn read_tree_text(repo: &Repository, tree: &Tree<'_>, path: &str) -> Option<Stri
     std::str::from_utf8(blob.content()).ok().map(str::to_string)
 }
 
-/// Roots from `buf.work.yaml` or `buf.yaml`, read with `read` (a path relative to the
-/// repository root -> its text), else the repository root.
-fn roots_from_buf_files(read: impl Fn(&str) -> Option<String>) -> (Roots, String) {
-    if let Some(text) = read("buf.work.yaml")
-        && let Ok(dirs) = buf::parse_buf_work(&text)
-    {
-        let mut all = Roots::default();
-        for dir in dirs {
-            match read(&format!("{dir}/buf.yaml")).map(|t| buf::parse_buf_yaml(&dir, &t)) {
-                Some(Ok(r)) => {
-                    all.roots.extend(r.roots);
-                    all.excludes.extend(r.excludes);
-                }
-                _ => all.roots.push(dir),
-            }
-        }
-        if !all.roots.is_empty() {
-            return (all, "buf.work.yaml".into());
-        }
-    }
-    if let Some(text) = read("buf.yaml")
-        && let Ok(r) = buf::parse_buf_yaml(".", &text)
-    {
-        return (r, "buf.yaml".into());
-    }
-    // A buffrs package keeps its protos under `proto/`.
-    if read(super::BUFFRS_MANIFEST).is_some() {
-        return (
-            Roots {
-                roots: vec!["proto".into()],
-                excludes: Vec::new(),
-            },
-            super::BUFFRS_MANIFEST.into(),
-        );
-    }
-    (
-        Roots {
-            roots: vec![".".into()],
-            excludes: Vec::new(),
-        },
-        "repository root".into(),
-    )
-}
-
-fn decode_text(bytes: &[u8]) -> Result<Arc<str>, String> {
+pub(super) fn decode_text(bytes: &[u8]) -> Result<Arc<str>, String> {
     if bytes.len() > MAX_PROTO_BYTES {
         return Err(format!(
             "the file is {} bytes, more than the {} MiB protolapse reads",
@@ -502,70 +481,5 @@ fn decode_text(bytes: &[u8]) -> Result<Arc<str>, String> {
             "the file is not valid UTF-8 (at byte {}); protobuf sources must be UTF-8",
             e.valid_up_to()
         )),
-    }
-}
-
-fn join(root: &str, path: &str) -> String {
-    if root == "." {
-        path.to_string()
-    } else {
-        format!("{root}/{path}")
-    }
-}
-
-fn excluded(repo_path: &str, excludes: &[String]) -> bool {
-    excludes.iter().any(|e| {
-        repo_path
-            .strip_prefix(e.as_str())
-            .is_some_and(|rest| rest.starts_with('/'))
-    })
-}
-
-/// Collects `.proto` files below `dir` (not ignored by git, not inside `.git`).
-fn walk_dir(
-    repo: &Repository,
-    workdir: &Path,
-    dir: &Path,
-    rel: &str,
-    depth: usize,
-    out: &mut Vec<(String, Vec<u8>)>,
-) {
-    if depth > 64 {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(name) = name.to_str() else { continue };
-        if name == ".git" {
-            continue;
-        }
-        let path = entry.path();
-        let Ok(kind) = entry.file_type() else {
-            continue;
-        };
-        let rel_path = if rel.is_empty() {
-            name.to_string()
-        } else {
-            format!("{rel}/{name}")
-        };
-        let ignored = path
-            .strip_prefix(workdir)
-            .ok()
-            .and_then(|p| repo.status_should_ignore(p).ok())
-            .unwrap_or(false);
-        if ignored {
-            continue;
-        }
-        if kind.is_dir() {
-            walk_dir(repo, workdir, &path, &rel_path, depth + 1, out);
-        } else if kind.is_file()
-            && name.ends_with(".proto")
-            && let Ok(bytes) = std::fs::read(&path)
-        {
-            out.push((rel_path, bytes));
-        }
     }
 }

@@ -5,12 +5,22 @@
 //! checked out, no hook runs, nothing is written. No git type leaves this module: a
 //! [`Version`] carries plain strings (commit id, blob ids, source text).
 //!
+//! Each version's file set is resolved on its own, the way the owners' build (buf,
+//! `protoc -I`) would: the files under its proto roots (`git`, `worktree`), committed
+//! symbolic links followed inside the repository and never out of it (`links`), files
+//! excluded by `buf.yaml` kept for their importers, imports found in no root looked up in
+//! the whole tree, and a file reachable at two import paths kept once (`resolve`).
+//!
 //! May import: nothing of ours. Must not import `schema`, `diff`, `rules`, `ui`.
 
 mod buf;
 pub mod demo;
 mod git;
+mod imports;
+mod links;
 mod order;
+mod resolve;
+mod worktree;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -64,8 +74,15 @@ pub struct Version {
     pub proto_roots: Vec<String>,
     /// Where the proto roots came from (`-I`, `protolapse.toml`, `buf.yaml`, `repository root`).
     pub roots_from: String,
-    /// The `.proto` files, by import path (relative to their proto root), sorted by path.
+    /// The `.proto` files, by import path (relative to their proto root), sorted by path:
+    /// those under the proto roots (committed links followed inside the repository), those
+    /// excluded by `buf.yaml`, and imports found in no root but elsewhere in the tree. A file
+    /// reachable at two import paths (`X/P` and `P`) is in once; see [`FileOrigin`].
     pub files: Vec<SourceFile>,
+    /// What was resolved how, one plain line each (links followed or not, files found in the
+    /// tree, duplicates kept once, ambiguous imports), sorted, at most about 50. Text from the
+    /// repository: control characters are replaced, but a report still sanitizes.
+    pub resolution: Vec<String>,
     /// The text of the buffrs manifest (`Proto.toml`) at the repository root, if any.
     pub manifest: Option<String>,
     /// For a revision or the working tree: the version tags whose commit is its commit or
@@ -78,12 +95,33 @@ pub struct Version {
 pub struct SourceFile {
     /// Import path, relative to its proto root (`physics/v1/temperature.proto`).
     pub path: String,
-    /// Path relative to the repository root, for messages.
+    /// Path relative to the repository root, for messages: where the content really is (for
+    /// a file reached through a link, the link's target).
     pub repo_path: String,
     /// Git blob id (hex). Equal ids mean equal content, across versions.
     pub blob: String,
-    /// The text, or why it could not be read (not UTF-8, too large).
+    /// The text, or why it could not be read (not UTF-8, too large, a link leaving the
+    /// repository).
     pub text: Result<Arc<str>, String>,
+    /// Why the file is in the version's file set.
+    pub origin: FileOrigin,
+}
+
+/// Why a file is in a version's file set. Only [`FileOrigin::Root`] files are judged in
+/// whole-schema scope; the others are there so that the files importing them compile.
+///
+/// A file reached through a link is `Excluded` when its path through the root or where it
+/// really is is excluded. When one file is kept for two import paths (`X/P` and `P`, the
+/// same blob), it keeps the path importers use and the most judged origin of the two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FileOrigin {
+    /// Under one of the version's proto roots.
+    #[default]
+    Root,
+    /// Under a proto root but excluded by `buf.yaml` (`excludes`): importable, not judged.
+    Excluded,
+    /// Outside the proto roots: found elsewhere in the tree by its import path.
+    Tree,
 }
 
 /// A tag that was seen but not loaded, and why.

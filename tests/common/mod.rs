@@ -58,6 +58,15 @@ impl Repo {
         self
     }
 
+    /// A symbolic link at `path` to `target`, as written (relative or absolute); `commit`
+    /// records it as a link (mode 120000, the target as content).
+    pub fn symlink(&self, path: &str, target: &str) -> &Self {
+        let full = self.path().join(path);
+        std::fs::create_dir_all(full.parent().expect("parent")).expect("mkdir");
+        std::os::unix::fs::symlink(target, full).expect("symlink");
+        self
+    }
+
     pub fn remove(&self, path: &str) -> &Self {
         std::fs::remove_file(self.path().join(path)).expect("remove");
         self

@@ -1,0 +1,308 @@
+//! The `.proto` files under a proto root of a commit, following the symbolic links committed
+//! in git (a blob with mode `120000` whose content is the target) the way a checkout and
+//! `protoc -I` would, but never out of the repository and never around a cycle.
+
+use std::collections::VecDeque;
+
+use git2::{Oid, Tree};
+
+use super::buf::excluded;
+use super::git::{Entry, Reader};
+use super::resolve::{FileSet, join, shown_path};
+use super::{FileOrigin, SourceFile};
+
+/// Links followed in one resolution (a link to a link to ...), like the kernel's limit.
+pub(super) const MAX_HOPS: usize = 16;
+/// Folder links followed per version.
+pub(super) const MAX_FOLDER_LINKS: usize = 256;
+/// Longest link target read.
+const MAX_TARGET_BYTES: usize = 4096;
+/// Git's file mode of a symbolic link.
+const LINK_MODE: i32 = 0o120000;
+
+/// Where a path leads in a commit's tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum End {
+    File { real: String, id: Oid },
+    Dir { real: String, id: Oid },
+    Leaves,
+    Missing,
+    TooManyHops,
+}
+
+impl End {
+    /// Why a link to `target` was not followed (`None`: it was).
+    pub(super) fn refusal(&self, target: &str) -> Option<String> {
+        let target = shown_path(target);
+        match self {
+            End::File { .. } | End::Dir { .. } => None,
+            End::Leaves => Some(format!(
+                "symbolic link to `{target}` leaves the repository; not followed"
+            )),
+            End::Missing => Some(format!(
+                "symbolic link to `{target}` points to nothing in this version"
+            )),
+            End::TooManyHops => Some(format!(
+                "symbolic link to `{target}` goes through more than {MAX_HOPS} links; not followed"
+            )),
+        }
+    }
+}
+
+/// The origin of a file seen at `side` (root + import path) whose content is at `real`: a
+/// file reached through a link is excluded when either is (istio's `google` ->
+/// `common-protos/google`, with `common-protos` excluded, stays excluded).
+pub(super) fn origin(side: &str, real: &str, excludes: &[String]) -> FileOrigin {
+    if excluded(side, excludes) || excluded(real, excludes) {
+        FileOrigin::Excluded
+    } else {
+        FileOrigin::Root
+    }
+}
+
+/// Whether following a folder link at `link` (a real path) to the folder `target` would list
+/// a folder that contains the link (a cycle: `loop -> ..`).
+pub(super) fn contains(target: &str, link: &str) -> bool {
+    target == "." || target.is_empty() || link.starts_with(&format!("{target}/"))
+}
+
+/// A folder still to list: its files appear under `prefix` (an import path).
+struct Pending {
+    prefix: String,
+    real: String,
+    id: Oid,
+    /// Tree ids reached through links on the way here.
+    chain: Vec<Oid>,
+}
+
+impl Reader<'_> {
+    /// Adds the `.proto` files under `root` (a folder of the repository) to `set`, following
+    /// links; their origin comes from `excludes`.
+    pub(super) fn collect_root(
+        &mut self,
+        top: &Tree<'_>,
+        root: &str,
+        excludes: &[String],
+        set: &mut FileSet,
+    ) {
+        let (real, id) = if root == "." {
+            (".".to_string(), top.id())
+        } else {
+            match self.resolve(top, "", root) {
+                End::Dir { real, id } => (real, id),
+                _ => return,
+            }
+        };
+        let mut queue = VecDeque::from([Pending {
+            prefix: String::new(),
+            real,
+            id,
+            chain: vec![id],
+        }]);
+        while let Some(dir) = queue.pop_front() {
+            let Ok(tree) = self.repo.find_tree(dir.id) else {
+                continue;
+            };
+            let list = self.list_tree(&tree);
+            for entry in list.iter() {
+                let Entry { path, id, link } = entry;
+                let import = join(&dir.prefix, path);
+                let real = join(&dir.real, path);
+                let side = join(root, &import);
+                if !link {
+                    if set.wants(&import) {
+                        set.push(SourceFile {
+                            text: self.read_blob(*id),
+                            blob: id.to_string(),
+                            origin: origin(&side, &real, excludes),
+                            path: import,
+                            repo_path: real,
+                        });
+                    }
+                    continue;
+                }
+                let target = self.link_target(*id);
+                let folder = real.rsplit_once('/').map_or("", |(d, _)| d);
+                let end = match &target {
+                    Some(t) => self.resolve(top, folder, t),
+                    None => End::Missing,
+                };
+                let target = target.unwrap_or_else(|| "?".into());
+                let named_proto = import.ends_with(".proto");
+                let shown = shown_path(&real);
+                match end {
+                    End::File { real: to, id: blob } => {
+                        if named_proto && set.wants(&import) {
+                            set.note(&format!(
+                                "link `{shown}` -> `{}` followed",
+                                shown_path(&target)
+                            ));
+                            set.push(SourceFile {
+                                text: self.read_blob(blob),
+                                blob: blob.to_string(),
+                                origin: origin(&side, &to, excludes),
+                                path: import,
+                                repo_path: to,
+                            });
+                        }
+                    }
+                    End::Dir {
+                        real: to,
+                        id: tree_id,
+                    } => {
+                        let Ok(sub) = self.repo.find_tree(tree_id) else {
+                            continue;
+                        };
+                        if self.list_tree(&sub).is_empty() {
+                            continue;
+                        }
+                        let why = if contains(&to, &real) || dir.chain.contains(&tree_id) {
+                            Some("leads to a folder that contains it (a cycle)".to_string())
+                        } else if set.folder_links >= MAX_FOLDER_LINKS {
+                            Some(format!(
+                                "not followed: more than {MAX_FOLDER_LINKS} folder links in this version"
+                            ))
+                        } else {
+                            None
+                        };
+                        let target = shown_path(&target);
+                        if let Some(why) = why {
+                            set.note(&format!("link `{shown}` -> `{target}` {why}"));
+                            continue;
+                        }
+                        set.folder_links += 1;
+                        set.note(&format!("link `{shown}` -> `{target}` followed"));
+                        let mut chain = dir.chain.clone();
+                        chain.push(tree_id);
+                        queue.push_back(Pending {
+                            prefix: import,
+                            real: to,
+                            id: tree_id,
+                            chain,
+                        });
+                    }
+                    refused => {
+                        let Some(why) = refused.refusal(&target) else {
+                            continue;
+                        };
+                        if !named_proto {
+                            // A folder link, perhaps: nothing is read.
+                            if refused == End::Leaves {
+                                set.note(&format!("link `{shown}`: {why}"));
+                            }
+                            continue;
+                        }
+                        if set.wants(&import) {
+                            set.note(&format!("link `{shown}`: {why}"));
+                            set.push(SourceFile {
+                                text: Err(why),
+                                blob: id.to_string(),
+                                origin: origin(&side, &real, excludes),
+                                path: import,
+                                repo_path: real,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where `path`, relative to the folder `base` (a real path of `top`, `` for the top),
+    /// leads in `top`, following links on the way; never above `top`.
+    pub(super) fn resolve(&mut self, top: &Tree<'_>, base: &str, path: &str) -> End {
+        if path.starts_with('/') || path.contains('\0') {
+            return End::Leaves;
+        }
+        let mut pending: VecDeque<String> = base
+            .split('/')
+            .chain(path.split('/'))
+            .map(str::to_string)
+            .collect();
+        // The real folders walked so far, with their tree ids (the top first).
+        let mut names: Vec<String> = Vec::new();
+        let mut trees: Vec<Oid> = vec![top.id()];
+        let mut hops = 0;
+        while let Some(part) = pending.pop_front() {
+            match part.as_str() {
+                "" | "." => continue,
+                ".." => {
+                    if names.pop().is_none() {
+                        return End::Leaves;
+                    }
+                    trees.pop();
+                    continue;
+                }
+                _ => {}
+            }
+            let Some(&here) = trees.last() else {
+                return End::Missing;
+            };
+            let Ok(tree) = self.repo.find_tree(here) else {
+                return End::Missing;
+            };
+            let Some(entry) = tree.get_name(&part) else {
+                return End::Missing;
+            };
+            let id = entry.id();
+            match entry.kind() {
+                Some(git2::ObjectType::Tree) => {
+                    names.push(part);
+                    trees.push(id);
+                }
+                Some(git2::ObjectType::Blob) if entry.filemode() == LINK_MODE => {
+                    hops += 1;
+                    if hops > MAX_HOPS {
+                        return End::TooManyHops;
+                    }
+                    let Some(target) = self.link_target(id) else {
+                        return End::Missing;
+                    };
+                    if target.starts_with('/') || target.contains('\0') {
+                        return End::Leaves;
+                    }
+                    for part in target.split('/').rev() {
+                        pending.push_front(part.to_string());
+                    }
+                }
+                Some(git2::ObjectType::Blob) => {
+                    if pending.iter().any(|p| !p.is_empty() && p != ".") {
+                        return End::Missing; // a file used as a folder
+                    }
+                    names.push(part);
+                    return End::File {
+                        real: names.join("/"),
+                        id,
+                    };
+                }
+                _ => return End::Missing,
+            }
+        }
+        let id = trees.last().copied().unwrap_or_else(|| top.id());
+        let real = if names.is_empty() {
+            ".".to_string()
+        } else {
+            names.join("/")
+        };
+        End::Dir { real, id }
+    }
+
+    /// The target of the link blob `id` (cached), if it is a short UTF-8 path.
+    fn link_target(&mut self, id: Oid) -> Option<String> {
+        if let Some(t) = self.link_targets.get(&id) {
+            return t.clone();
+        }
+        let target = self.repo.find_blob(id).ok().and_then(|b| {
+            (b.size() <= MAX_TARGET_BYTES)
+                .then(|| std::str::from_utf8(b.content()).ok().map(str::to_string))
+                .flatten()
+        });
+        self.link_targets.insert(id, target.clone());
+        target
+    }
+}
+
+/// Whether a tree entry is a symbolic link.
+pub(super) fn is_link(filemode: i32) -> bool {
+    filemode == LINK_MODE
+}

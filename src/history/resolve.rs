@@ -1,0 +1,482 @@
+//! A version's file set, completed the way the owners' build (buf, `protoc -I`) resolves
+//! imports: files under the proto roots, then imports found nowhere in the roots looked up
+//! in the whole tree by path suffix, then one file kept where the same file is reachable
+//! under two import paths. Knows no git: the tree is a [`TreeFiles`].
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+
+use super::imports::scan_imports;
+use super::{FileOrigin, SourceFile};
+
+/// At most this many notes per version; the rest are counted in a last line.
+const MAX_NOTES: usize = 50;
+/// At most this many files are added from the tree per version.
+const MAX_TREE_FILES: usize = 10_000;
+/// At most this many same-named candidates are read to see whether they are copies.
+const MAX_COPIES_READ: usize = 16;
+
+/// protobuf's well-known files, which every compiler supplies.
+const WELL_KNOWN: &[&str] = &[
+    "google/protobuf/any.proto",
+    "google/protobuf/api.proto",
+    "google/protobuf/compiler/plugin.proto",
+    "google/protobuf/descriptor.proto",
+    "google/protobuf/duration.proto",
+    "google/protobuf/empty.proto",
+    "google/protobuf/field_mask.proto",
+    "google/protobuf/source_context.proto",
+    "google/protobuf/struct.proto",
+    "google/protobuf/timestamp.proto",
+    "google/protobuf/type.proto",
+    "google/protobuf/wrappers.proto",
+];
+
+/// The whole tree of a version (a commit's, or the work tree), for import lookups.
+pub(super) trait TreeFiles {
+    /// Repository paths of every `.proto` file named `name` in the tree (links not followed).
+    fn named(&mut self, name: &str) -> Vec<String>;
+    /// The blob id and text of the file at `repo_path`, one of those [`TreeFiles::named`] gave.
+    fn read(&mut self, repo_path: &str) -> Option<(String, Result<Arc<str>, String>)>;
+}
+
+/// A version's file set while it is assembled. The first file at an import path wins (the
+/// order of the proto roots, like `protoc -I`).
+#[derive(Default)]
+pub(super) struct FileSet {
+    files: Vec<SourceFile>,
+    taken: HashSet<String>,
+    notes: Vec<String>,
+    /// Folder links followed so far (a budget shared by all roots).
+    pub folder_links: usize,
+}
+
+impl FileSet {
+    /// Whether a file at import path `path` would be added (no file has that path yet).
+    pub fn wants(&self, path: &str) -> bool {
+        !self.taken.contains(path)
+    }
+
+    pub fn push(&mut self, file: SourceFile) {
+        if self.taken.insert(file.path.clone()) {
+            self.files.push(file);
+        }
+    }
+
+    /// Records a line for [`super::Version::resolution`] (made plain here).
+    pub fn note(&mut self, line: &str) {
+        self.notes.push(plain(line));
+    }
+
+    /// Completes the set from `tree` (imports found in no root), keeps one file per
+    /// duplicate, sorts; returns the files and the notes.
+    pub fn finish(mut self, tree: &mut impl TreeFiles) -> (Vec<SourceFile>, Vec<String>) {
+        self.files.sort_by(|a, b| a.path.cmp(&b.path));
+        let imports = self.add_from_tree(tree);
+        self.drop_duplicates(&imports);
+        self.files.sort_by(|a, b| a.path.cmp(&b.path));
+        let excluded = self
+            .files
+            .iter()
+            .filter(|f| f.origin == FileOrigin::Excluded)
+            .count();
+        if excluded > 0 {
+            self.notes.push(format!(
+                "{excluded} file{} excluded by buf.yaml {} compiled for {} importers only",
+                plural(excluded),
+                if excluded == 1 { "is" } else { "are" },
+                if excluded == 1 { "its" } else { "their" },
+            ));
+        }
+        (self.files, capped(self.notes))
+    }
+
+    /// Looks up, in the whole tree, the imports that no file of the set has, and those of the
+    /// files added, until none is left. Returns every file's imports (by its path).
+    fn add_from_tree(&mut self, tree: &mut impl TreeFiles) -> HashMap<String, Vec<String>> {
+        let mut imports: HashMap<String, Vec<String>> = HashMap::new();
+        let mut asked = HashSet::new();
+        // import path -> where it was found, for the notes.
+        let mut found: Vec<(String, String)> = Vec::new();
+        let mut queue: VecDeque<usize> = (0..self.files.len()).collect();
+        while let Some(i) = queue.pop_front() {
+            let list = match &self.files[i].text {
+                Ok(text) => scan_imports(text),
+                Err(_) => Vec::new(),
+            };
+            let importer = self.files[i].path.clone();
+            for import in &list {
+                if self.taken.contains(import)
+                    || WELL_KNOWN.contains(&import.as_str())
+                    || !plausible(import)
+                    || !asked.insert(import.clone())
+                    || found.len() >= MAX_TREE_FILES
+                {
+                    continue;
+                }
+                let name = import.rsplit('/').next().unwrap_or(import);
+                let suffix = format!("/{import}");
+                let mut hits: Vec<String> = tree
+                    .named(name)
+                    .into_iter()
+                    .filter(|p| p == import || p.ends_with(&suffix))
+                    .collect();
+                hits.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.cmp(b)));
+                let Some(first) = hits.first().cloned() else {
+                    continue;
+                };
+                if hits.len() > 1 && !copies(tree, &hits) {
+                    self.note(&format!(
+                        "import `{import}` (from {importer}) matches {} files in the tree: {}; add -I for the one you mean",
+                        hits.len(),
+                        shown(&hits, 5),
+                    ));
+                    continue;
+                }
+                let Some((blob, text)) = tree.read(&first) else {
+                    continue;
+                };
+                if hits.len() > 1 {
+                    self.note(&format!(
+                        "import `{import}` (from {importer}) matches {} copies of one file in the tree: {}; using {first}",
+                        hits.len(),
+                        shown(&hits, 5),
+                    ));
+                }
+                found.push((import.clone(), first.clone()));
+                self.taken.insert(import.clone());
+                self.files.push(SourceFile {
+                    path: import.clone(),
+                    repo_path: first,
+                    blob,
+                    text,
+                    origin: FileOrigin::Tree,
+                });
+                queue.push_back(self.files.len() - 1);
+            }
+            imports.insert(importer, list);
+        }
+        self.note_found(found);
+        imports
+    }
+
+    /// One note per folder the imports were found under (the `-I` that would have found them).
+    fn note_found(&mut self, found: Vec<(String, String)>) {
+        let mut by_dir: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+        for (import, repo_path) in found {
+            let dir = repo_path
+                .strip_suffix(import.as_str())
+                .map(|d| d.trim_end_matches('/'))
+                .filter(|d| !d.is_empty())
+                .unwrap_or(".")
+                .to_string();
+            by_dir.entry(dir).or_default().push((import, repo_path));
+        }
+        for (dir, mut list) in by_dir {
+            list.sort();
+            if let [(import, repo_path)] = list.as_slice() {
+                self.note(&format!("{import}: found in the tree at {repo_path}"));
+            } else {
+                let imports: Vec<String> = list.into_iter().map(|(i, _)| i).collect();
+                self.note(&format!(
+                    "{} imports found in the tree under {dir}/ (as with -I {dir}): {}",
+                    imports.len(),
+                    shown(&imports, 5),
+                ));
+            }
+        }
+    }
+
+    /// The duplicate rule; see [`drop_duplicates`].
+    fn drop_duplicates(&mut self, imports: &HashMap<String, Vec<String>>) {
+        let (keep, dropped) = drop_duplicates(&self.files, imports);
+        let mut by_prefix: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for d in &dropped {
+            if d.dropped.len() < d.kept.len() {
+                self.notes.push(plain(&format!(
+                    "{} is the same file as {}, which importers use; compiled once, as {}",
+                    d.dropped, d.kept, d.kept
+                )));
+            } else if d.both_imported {
+                self.notes.push(plain(&format!(
+                    "{} and {} are the same file and both are imported; compiled once, as {} (an import of {} does not resolve)",
+                    d.dropped, d.kept, d.kept, d.dropped
+                )));
+            } else {
+                let prefix = d.dropped[..d.dropped.len() - d.kept.len()].to_string();
+                by_prefix.entry(prefix).or_default().push(d.kept.clone());
+            }
+        }
+        for (prefix, kept) in by_prefix {
+            if let [one] = kept.as_slice() {
+                self.note(&format!(
+                    "{prefix}{one} is the same file as {one}; compiled once, as {one}"
+                ));
+            } else {
+                self.note(&format!(
+                    "{} files under {prefix} are the same files as their paths without it ({}); compiled once each, at the shorter path",
+                    kept.len(),
+                    shown(&kept, 3)
+                ));
+            }
+        }
+        merge_origins(&mut self.files, &keep, &dropped);
+        let mut keep = keep.into_iter();
+        self.files.retain(|_| keep.next().unwrap_or(true));
+    }
+}
+
+/// A file left out because the same file is in the set at another import path.
+#[derive(Debug, PartialEq, Eq)]
+struct Dropped {
+    dropped: String,
+    kept: String,
+    both_imported: bool,
+}
+
+/// **The duplicate rule.** Two files of a set are one file when they have the same blob and
+/// one's import path is the other's with folders in front (`X/P` and `P`): the same file seen
+/// through two proto roots (`.` and `common-protos`), or through a link (`google` ->
+/// `common-protos/google`), or found in the tree by the import path `P`. Compiling both would
+/// define every symbol twice, which `protoc` and buf reject ("already defined"). Of each
+/// group of such files one is kept: the import path that the set's import statements use (a
+/// build imports a file by one path), and among several used, or none, the shortest (the
+/// path relative to the innermost root: what importers write). The kept file takes the most
+/// judged origin of the group (Root, then Excluded, then Tree): it is the same file.
+///
+/// Returns which files to keep (by index) and what was dropped for what.
+fn drop_duplicates(
+    files: &[SourceFile],
+    imports: &HashMap<String, Vec<String>>,
+) -> (Vec<bool>, Vec<Dropped>) {
+    let mut keep = vec![true; files.len()];
+    let mut dropped = Vec::new();
+    let mut by_blob: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, f) in files.iter().enumerate() {
+        if f.text.is_ok() && !f.blob.is_empty() {
+            by_blob.entry(f.blob.as_str()).or_default().push(i);
+        }
+    }
+    let imported: HashSet<&str> = imports.values().flatten().map(String::as_str).collect();
+    for group in by_blob.values().filter(|g| g.len() > 1) {
+        // Components of the suffix relation (union-find over the group).
+        let mut parent: Vec<usize> = (0..group.len()).collect();
+        fn find(parent: &mut [usize], mut x: usize) -> usize {
+            while parent[x] != x {
+                parent[x] = parent[parent[x]];
+                x = parent[x];
+            }
+            x
+        }
+        // Each path's shorter forms (`X/P` -> `P`) that are in the group: linear in the
+        // paths' lengths, however many identical files (empty ones, say) there are.
+        let at: HashMap<&str, usize> = group
+            .iter()
+            .enumerate()
+            .map(|(k, &i)| (files[i].path.as_str(), k))
+            .collect();
+        for (a, &i) in group.iter().enumerate() {
+            let path = files[i].path.as_str();
+            for (cut, _) in path.match_indices('/') {
+                if let Some(&b) = at.get(&path[cut + 1..]) {
+                    let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+                    parent[ra] = rb;
+                }
+            }
+        }
+        let mut components: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (k, &i) in group.iter().enumerate() {
+            let r = find(&mut parent, k);
+            components.entry(r).or_default().push(i);
+        }
+        for members in components.values().filter(|m| m.len() > 1) {
+            let Some(&winner) = members.iter().min_by(|&&a, &&b| {
+                let (pa, pb) = (&files[a].path, &files[b].path);
+                (!imported.contains(pa.as_str()))
+                    .cmp(&!imported.contains(pb.as_str()))
+                    .then(pa.len().cmp(&pb.len()))
+                    .then(pa.cmp(pb))
+            }) else {
+                continue;
+            };
+            for &m in members.iter().filter(|&&m| m != winner) {
+                keep[m] = false;
+                dropped.push(Dropped {
+                    dropped: files[m].path.clone(),
+                    kept: files[winner].path.clone(),
+                    both_imported: imported.contains(files[m].path.as_str())
+                        && imported.contains(files[winner].path.as_str()),
+                });
+            }
+        }
+    }
+    dropped.sort_by(|a, b| a.dropped.cmp(&b.dropped));
+    (keep, dropped)
+}
+
+/// The origin a kept duplicate takes: the most judged of its group.
+fn strongest(a: FileOrigin, b: FileOrigin) -> FileOrigin {
+    let rank = |o: FileOrigin| match o {
+        FileOrigin::Root => 0,
+        FileOrigin::Excluded => 1,
+        FileOrigin::Tree => 2,
+    };
+    if rank(a) <= rank(b) { a } else { b }
+}
+
+/// Applies the origin rule of [`drop_duplicates`] to the files kept.
+fn merge_origins(files: &mut [SourceFile], keep: &[bool], dropped: &[Dropped]) {
+    let index: HashMap<&str, usize> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.path.as_str(), i))
+        .collect();
+    let mut updates = Vec::new();
+    for d in dropped {
+        if let (Some(&k), Some(&x)) = (index.get(d.kept.as_str()), index.get(d.dropped.as_str()))
+            && keep[k]
+        {
+            updates.push((k, files[x].origin));
+        }
+    }
+    for (k, origin) in updates {
+        files[k].origin = strongest(files[k].origin, origin);
+    }
+}
+
+/// Whether the files at `paths` all have one content (copies of one file).
+fn copies(tree: &mut impl TreeFiles, paths: &[String]) -> bool {
+    if paths.len() > MAX_COPIES_READ {
+        return false;
+    }
+    let mut blobs = paths.iter().map(|p| tree.read(p).map(|(blob, _)| blob));
+    let Some(Some(first)) = blobs.next() else {
+        return false;
+    };
+    blobs.all(|b| b.as_deref() == Some(first.as_str()))
+}
+
+/// An import path that can name a file of the tree: relative, no `.` or `..` folders.
+fn plausible(path: &str) -> bool {
+    path.ends_with(".proto")
+        && !path.contains('\\')
+        && path
+            .split('/')
+            .all(|c| !c.is_empty() && c != "." && c != "..")
+}
+
+/// Text from the repository made plain for a note: control characters become `?`.
+pub(super) fn plain(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+/// A path or link target from the repository, plain and at most 200 characters.
+pub(super) fn shown_path(text: &str) -> String {
+    let mut out = plain(text);
+    if out.chars().count() > 200 {
+        out = out.chars().take(200).collect::<String>() + "...";
+    }
+    out
+}
+
+fn shown(items: &[String], max: usize) -> String {
+    let mut out = items
+        .iter()
+        .take(max)
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > max {
+        out.push_str(&format!(", ... ({} more)", items.len() - max));
+    }
+    out
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// Sorted, without repeats, at most [`MAX_NOTES`] lines and a count of the rest.
+fn capped(mut notes: Vec<String>) -> Vec<String> {
+    notes.sort();
+    notes.dedup();
+    if notes.len() > MAX_NOTES {
+        let more = notes.len() - MAX_NOTES;
+        notes.truncate(MAX_NOTES);
+        notes.push(format!("... and {more} more"));
+    }
+    notes
+}
+
+/// Joins a folder and a path below it; `.` and `` are the top.
+pub(super) fn join(dir: &str, path: &str) -> String {
+    match (dir, path) {
+        ("." | "", p) => p.to_string(),
+        (d, "") => d.to_string(),
+        (d, p) => format!("{d}/{p}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(path: &str, blob: &str, origin: FileOrigin) -> SourceFile {
+        SourceFile {
+            path: path.into(),
+            repo_path: path.into(),
+            blob: blob.into(),
+            text: Ok(Arc::from("")),
+            origin,
+        }
+    }
+
+    #[test]
+    fn duplicates_keep_the_imported_then_the_shortest_path() {
+        let files = vec![
+            file("api/a.proto", "1", FileOrigin::Root),
+            file("common/google/api/http.proto", "2", FileOrigin::Root),
+            file("google/api/http.proto", "2", FileOrigin::Excluded),
+            file("other/http.proto", "2", FileOrigin::Root), // same blob, not nested: kept
+            file("vendor/x/y.proto", "3", FileOrigin::Root),
+            file("x/y.proto", "3", FileOrigin::Tree),
+            file("ax/y.proto", "3", FileOrigin::Root), // `ax/` is no folder in front of `x/`
+        ];
+        let imports = HashMap::from([(
+            "api/a.proto".to_string(),
+            vec!["vendor/x/y.proto".to_string()],
+        )]);
+        let (keep, dropped) = drop_duplicates(&files, &imports);
+        assert_eq!(keep, [true, false, true, true, true, false, true]);
+        assert_eq!(
+            dropped,
+            [
+                Dropped {
+                    dropped: "common/google/api/http.proto".into(),
+                    kept: "google/api/http.proto".into(),
+                    both_imported: false,
+                },
+                Dropped {
+                    dropped: "x/y.proto".into(),
+                    kept: "vendor/x/y.proto".into(),
+                    both_imported: false,
+                },
+            ]
+        );
+        let mut files = files;
+        merge_origins(&mut files, &keep, &dropped);
+        assert_eq!(files[2].origin, FileOrigin::Root, "the most judged origin");
+    }
+
+    #[test]
+    fn notes_are_sorted_and_capped() {
+        let notes: Vec<String> = (0..60).rev().map(|i| format!("n{i:02}")).collect();
+        let out = capped(notes);
+        assert_eq!(out.len(), MAX_NOTES + 1);
+        assert_eq!(out[0], "n00");
+        assert_eq!(out[MAX_NOTES], "... and 10 more");
+        assert_eq!(plain("a\u{1b}[31mb\n"), "a?[31mb?");
+    }
+}
