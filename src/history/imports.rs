@@ -2,8 +2,9 @@
 //! a version needs, not to judge the text (the compiler does that).
 
 /// The paths named by the `import` statements of a `.proto` file's text (`import "x";`,
-/// `import public "x";`, `import weak "x";`), in order. Comments and other string literals
-/// are skipped; a statement that does not parse is ignored.
+/// `import public "x";`, `import weak "x";`, edition 2024's `import option "x";`), in
+/// order. Comments and other string literals are skipped; a statement that does not parse
+/// is ignored.
 pub(super) fn scan_imports(text: &str) -> Vec<String> {
     let b = text.as_bytes();
     let mut out = Vec::new();
@@ -22,7 +23,7 @@ pub(super) fn scan_imports(text: &str) -> Vec<String> {
                 let before = start.checked_sub(1).map(|p| b[p]);
                 if &b[start..i] == b"import" && before != Some(b'.') {
                     let mut j = skip_space(b, i);
-                    for modifier in [&b"public"[..], b"weak"] {
+                    for modifier in [&b"public"[..], b"weak", b"option"] {
                         if b[j..].starts_with(modifier)
                             && !b
                                 .get(j + modifier.len())
@@ -110,6 +111,7 @@ mod tests {
 import "a/b.proto";
 import public 'c.proto' ;
 import weak /* why */ "d.proto";
+import option "o.proto";
 import"e\".proto";
 option (x).import = "no.proto";
 message M { string import = 1; string s = 2 [default = "import \"f.proto\";"]; }
@@ -117,7 +119,7 @@ import "unterminated
 "#;
         assert_eq!(
             scan_imports(text),
-            ["a/b.proto", "c.proto", "d.proto", "e\".proto"]
+            ["a/b.proto", "c.proto", "d.proto", "o.proto", "e\".proto"]
         );
         assert!(scan_imports("import").is_empty());
         assert!(scan_imports("/* never closed import \"x.proto\";").is_empty());
