@@ -1,6 +1,7 @@
 //! Embeds the demo history (assets/demo), the rule pages (assets/rules) and the `.proto`
 //! files of the rule fixtures (tests/fixtures/rules) in the binary, so `--demo` and
-//! `explain` (which checks each rule's fixture pair at run time) work from anywhere.
+//! `explain` (which checks each rule's fixture pair at run time) work from anywhere; the
+//! third-party protos of assets/thirdparty; and where the vendored protoc is.
 use std::fmt::Write;
 use std::path::Path;
 
@@ -55,4 +56,26 @@ fn main() {
         "rule_fixtures.rs",
         Some("proto"),
     );
+    embed(
+        "assets/thirdparty",
+        "THIRDPARTY_FILES",
+        "thirdparty_files.rs",
+        Some("proto"),
+    );
+    vendored_protoc();
+}
+
+/// Where the `protoc-bin-vendored` crate keeps Google's protoc and its includes for this
+/// platform, as compile-time environment variables (empty when the platform has none). The
+/// binary checks the paths exist before using them: a cleaned cargo registry leaves them
+/// dangling, and then `PROTOC` is the way (the crate's own functions assert instead).
+fn vendored_protoc() {
+    let bin = protoc_bin_vendored::protoc_bin_path()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let include = protoc_bin_vendored::include_path()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    println!("cargo:rustc-env=PROTOLAPSE_VENDORED_PROTOC={bin}");
+    println!("cargo:rustc-env=PROTOLAPSE_VENDORED_PROTOC_INCLUDE={include}");
 }

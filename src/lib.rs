@@ -28,6 +28,7 @@ pub mod explore;
 pub mod history;
 pub mod load;
 pub mod policy;
+pub mod proto_text;
 pub mod report;
 pub mod rules;
 pub mod sanitize;

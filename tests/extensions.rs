@@ -9,6 +9,7 @@ use protolapse::schema::{Cache, Schema, SourceRef, Status};
 
 fn compile(text: &str) -> Schema {
     let out = Cache::new().compile(&[SourceRef {
+        origin: protolapse::schema::Origin::Root,
         path: "x.proto",
         blob: text,
         text: Ok(text),

@@ -345,8 +345,11 @@ fn tag_and_worktree(r: &Repo, o: HistoryOptions) -> (Version, Version) {
     (tag, wt)
 }
 
+/// A file as compared between versions: path, repo path, blob, origin, text.
+type FileKey = (String, String, String, FileOrigin, Result<String, String>);
+
 fn same_files(a: &Version, b: &Version) {
-    let key = |v: &Version| -> Vec<(String, String, String, FileOrigin, Result<String, String>)> {
+    let key = |v: &Version| -> Vec<FileKey> {
         v.files
             .iter()
             .map(|f| {

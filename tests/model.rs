@@ -52,11 +52,13 @@ fn every_declaration_is_modelled() {
     let mut cache = Cache::new();
     let out = cache.compile(&[
         SourceRef {
+            origin: protolapse::schema::Origin::Root,
             path: "old.proto",
             blob: "1",
             text: Ok(LEGACY),
         },
         SourceRef {
+            origin: protolapse::schema::Origin::Root,
             path: "new.proto",
             blob: "2",
             text: Ok(MODERN),
@@ -184,11 +186,13 @@ extend google.protobuf.MessageOptions {
 fn compile_extends(text: &str) -> protolapse::schema::Compiled {
     let out = Cache::new().compile(&[
         SourceRef {
+            origin: protolapse::schema::Origin::Root,
             path: "ext.proto",
             blob: text,
             text: Ok(text),
         },
         SourceRef {
+            origin: protolapse::schema::Origin::Root,
             path: "ext3.proto",
             blob: "3",
             text: Ok(PROTO3_OPTION),

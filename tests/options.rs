@@ -10,6 +10,7 @@ fn compile(files: &[(&str, &str)]) -> Schema {
     let refs: Vec<SourceRef<'_>> = files
         .iter()
         .map(|(path, text)| SourceRef {
+            origin: protolapse::schema::Origin::Root,
             path,
             blob: text,
             text: Ok(text),

@@ -39,6 +39,7 @@ fn compile(dir: &Path) -> Schema {
         .iter()
         .zip(&blobs)
         .map(|((p, t), b)| SourceRef {
+            origin: protolapse::schema::Origin::Root,
             path: p,
             blob: b,
             text: Ok(t),
@@ -288,6 +289,7 @@ fn fixture_verdicts_are_symmetric() {
 /// One file, compiled in memory.
 fn compile_one(text: &str) -> Schema {
     let out = Cache::new().compile(&[SourceRef {
+        origin: protolapse::schema::Origin::Root,
         path: "m.proto",
         blob: text,
         text: Ok(text),

@@ -11,12 +11,12 @@
 //! excluded by `buf.yaml` kept for their importers, imports found in no root looked up in
 //! the whole tree, and a file reachable at two import paths kept once (`resolve`).
 //!
-//! May import: nothing of ours. Must not import `schema`, `diff`, `rules`, `ui`.
+//! May import: nothing of ours but the leaf `proto_text` (import statements). Must not import
+//! `schema`, `diff`, `rules`, `ui`.
 
 mod buf;
 pub mod demo;
 mod git;
-mod imports;
 mod links;
 mod order;
 mod resolve;

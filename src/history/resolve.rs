@@ -6,8 +6,8 @@
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
-use super::imports::scan_imports;
 use super::{FileOrigin, SourceFile};
+use crate::proto_text::scan as scan_imports;
 
 /// At most this many notes per version; the rest are counted in a last line.
 const MAX_NOTES: usize = 50;

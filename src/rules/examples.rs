@@ -62,6 +62,7 @@ fn compile(
     let refs: Vec<SourceRef<'_>> = files
         .iter()
         .map(|(path, text)| SourceRef {
+            origin: crate::schema::Origin::Root,
             path,
             blob: text,
             text: Ok(text),

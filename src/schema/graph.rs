@@ -312,6 +312,7 @@ mod tests {
         let out = cache.compile(&[SourceRef {
             path: "t.proto",
             blob: "1",
+            origin: crate::schema::Origin::Root,
             text: Ok(text),
         }]);
         assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);

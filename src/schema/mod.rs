@@ -1,16 +1,21 @@
-//! Schema: compile the `.proto` text of a version with `protox`, normalize the pool into our
+//! Schema: compile the `.proto` text of a version with `protox` (and Google's `protoc` for
+//! what protox cannot read: editions), normalize the pool into our
 //! own plain model, fingerprint it, and build the type graph reached from a root.
 //!
 //! The only module that uses `protox` and `prost-reflect`; nothing of theirs leaves it.
-//! Never sees git: it takes (path, blob id, text) triples. May import: nothing of ours.
+//! Never sees git: it takes (path, blob id, text) triples. May import: nothing of ours but the
+//! leaf `proto_text` (import statements).
 
 pub mod compile;
 pub mod docs;
+pub mod features;
 pub mod fingerprint;
 pub mod graph;
 pub mod model;
 mod normalize;
+mod protoc;
+pub mod thirdparty;
 
-pub use compile::{Cache, CompileStats, Compiled, Diagnostic, SourceRef, Status};
+pub use compile::{Cache, CompileStats, Compiled, Diagnostic, HowCompiled, SourceRef, Status};
 pub use graph::{RootMatch, TypeGraph};
-pub use model::{Content, Schema};
+pub use model::{Content, Origin, Schema};

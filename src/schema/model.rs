@@ -67,13 +67,47 @@ pub struct Doc {
 pub struct File {
     pub name: String,
     pub package: String,
-    /// `proto2`, `proto3` or `editions`.
+    /// `proto2`, `proto3`, or `edition 2023` / `edition 2024` for an editions file.
     pub syntax: String,
     pub imports: Vec<String>,
     pub public_imports: Vec<String>,
     pub options: Options,
-    /// True for files that come from outside the repository (protox's well-known types).
+    /// True for files that are not judged in whole-schema scope: every origin but
+    /// [`Origin::Root`]. A type in them that a root reaches is still compared.
     pub external: bool,
+    /// Where the file came from.
+    pub origin: Origin,
+}
+
+/// Where a file of a compiled version came from.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum Origin {
+    /// Under one of the version's proto roots: judged.
+    #[default]
+    Root,
+    /// Under a proto root but excluded by `buf.yaml`: compiled for its importers only.
+    Excluded,
+    /// Outside the proto roots, found elsewhere in the repository's tree by import path.
+    Tree,
+    /// Not in the repository: one of the third-party protos embedded in protolapse
+    /// (googleapis, gogoproto, protoc-gen-validate, protovalidate).
+    Embedded,
+    /// protobuf's well-known types, supplied by the compiler.
+    WellKnown,
+}
+
+impl Origin {
+    /// How the origin is shown (`log`, the version detail).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Root => "proto root",
+            Origin::Excluded => "excluded by buf.yaml, imported",
+            Origin::Tree => "found in the tree by import path",
+            Origin::Embedded => "embedded third-party",
+            Origin::WellKnown => "well-known type",
+        }
+    }
 }
 
 /// Option name -> value as text (`go_package` -> `"example.com/x"`; extensions in parentheses).
@@ -94,6 +128,8 @@ pub struct Message {
     pub extension_ranges: Vec<(u32, u32)>,
     /// A synthetic `XxxEntry` message of a map field.
     pub map_entry: bool,
+    /// `json_format = LEGACY_BEST_EFFORT` (proto2's default): JSON name conflicts are allowed.
+    pub json_legacy: bool,
     pub options: Options,
 }
 
@@ -123,6 +159,9 @@ pub struct Field {
     /// The explicit default (proto2), as text.
     pub default: Option<String>,
     pub packed: bool,
+    /// A string field (or a map with a string key or value) whose parsers reject invalid
+    /// UTF-8: proto3's and editions' default (`utf8_validation = VERIFY`), not proto2's.
+    pub utf8_verified: bool,
     pub deprecated: bool,
     pub options: Options,
 }
@@ -250,6 +289,8 @@ pub struct Enum {
     pub values: Vec<EnumValue>,
     /// Closed enums (proto2) drop unknown values into unknown fields; open ones keep them.
     pub closed: bool,
+    /// `json_format = LEGACY_BEST_EFFORT` (proto2's default).
+    pub json_legacy: bool,
     pub reserved_ranges: Vec<(i32, i32)>,
     pub reserved_names: Vec<String>,
     pub options: Options,

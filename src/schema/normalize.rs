@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::compile::Diagnostic;
 use super::docs::FileDocs;
+use super::features::{self, Features};
 use super::fingerprint::{self, Memo};
 use super::model::*;
 use prost_reflect::{
@@ -13,28 +14,38 @@ use prost_reflect::{
 };
 use prost_types::FieldDescriptorProto;
 
-/// Builds the model of every file in `pool`. `own` holds the repository's files (name ->
-/// blob id, docs); the others (protox's well-known types) are marked external. What the
-/// model cannot hold (two extensions with one number, which protoc rejects and protox
-/// links) goes to `diagnostics`.
+/// Builds the model of every file in `pool`. `own` holds the files of the set (name -> blob
+/// id, docs, origin); the others (the compiler's well-known types) are external, and so are
+/// the files of the set that are not under a proto root. `editions` holds the edition of each
+/// editions file (their `syntax` was rewritten to proto2 for prost-reflect); every element's
+/// features are resolved from it. What the model cannot hold (two extensions with one number,
+/// which protoc rejects and protox links) goes to `diagnostics`.
 pub fn normalize(
     pool: &DescriptorPool,
-    own: &HashMap<String, (String, Arc<FileDocs>)>,
+    own: &HashMap<String, (String, Arc<FileDocs>, Origin)>,
+    editions: &HashMap<String, i32>,
     memo: &mut Memo,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Schema {
     let mut schema = Schema::default();
     for file in pool.files() {
-        let external = !own.contains_key(file.name());
-        if let Some((_, docs)) = own.get(file.name()) {
+        let origin = own
+            .get(file.name())
+            .map_or(Origin::WellKnown, |(_, _, o)| *o);
+        if let Some((_, docs, _)) = own.get(file.name())
+            && !docs.is_empty()
+        {
             schema.docs.insert(file.name().to_string(), docs.clone());
         }
+        let edition = editions.get(file.name()).copied();
+        let features = file_features(&file, edition);
         let mut ctx = Ctx {
             file: file.name().to_string(),
-            closed: syntax_of(&file) == "proto2",
+            edition,
+            features,
             schema: &mut schema,
         };
-        ctx.file(&file, external);
+        ctx.file(&file, origin);
         for m in file.messages() {
             ctx.message(&m);
         }
@@ -47,7 +58,7 @@ pub fn normalize(
     }
     // Of two extensions with one number, the first by full name is kept, whatever the order.
     for e in pool.all_extensions() {
-        let ext = extension(&e);
+        let ext = extension(&e, editions);
         let by_number = schema
             .content
             .extensions
@@ -77,7 +88,7 @@ pub fn normalize(
     }
     let blobs: HashMap<&str, &str> = own
         .iter()
-        .map(|(name, (blob, _))| (name.as_str(), blob.as_str()))
+        .map(|(name, (blob, _, _))| (name.as_str(), blob.as_str()))
         .collect();
     schema.fingerprint = fingerprint::of_pool(pool, &blobs, memo);
     schema
@@ -91,27 +102,42 @@ fn syntax_of(file: &FileDescriptor) -> &str {
     }
 }
 
+/// Options that the model holds elsewhere, never compared as option text.
+const MODELLED: &[&str] = &["features"];
+
 struct Ctx<'a> {
     file: String,
-    closed: bool,
+    /// The edition of an editions file (None for proto2 and proto3).
+    edition: Option<i32>,
+    /// The features of the current scope (file, then each enclosing message).
+    features: Features,
     schema: &'a mut Schema,
 }
 
+/// The features of an element: its scope's, with its own `features` option on top.
+fn own_features(scope: Features, options: Option<DynamicMessage>) -> Features {
+    scope.with_options(options.as_ref())
+}
+
 impl Ctx<'_> {
-    fn file(&mut self, file: &FileDescriptor, external: bool) {
+    fn file(&mut self, file: &FileDescriptor, origin: Origin) {
         let proto = file.file_descriptor_proto();
         let public: HashSet<i32> = proto.public_dependency.iter().copied().collect();
         let options = if proto.options.is_some() {
-            options_text(&file.options(), &[])
+            options_text(&file.options(), MODELLED)
         } else {
             Options::new()
+        };
+        let syntax = match self.edition {
+            Some(e) => format!("edition {}", features::edition_name(e)),
+            None => syntax_of(file).to_string(),
         };
         self.schema.content.files.insert(
             file.name().to_string(),
             File {
                 name: file.name().to_string(),
                 package: file.package_name().to_string(),
-                syntax: syntax_of(file).to_string(),
+                syntax,
                 imports: proto.dependency.clone(),
                 public_imports: proto
                     .dependency
@@ -121,16 +147,29 @@ impl Ctx<'_> {
                     .map(|(_, d)| d.clone())
                     .collect(),
                 options,
-                external,
+                external: origin != Origin::Root,
+                origin,
             },
         );
     }
 
     fn message(&mut self, m: &MessageDescriptor) {
         let proto = m.descriptor_proto();
+        let scope = self.features;
+        let features = own_features(scope, proto.options.is_some().then(|| m.options()));
         let mut fields = BTreeMap::new();
         for f in m.fields() {
-            fields.insert(f.number(), field(&f, !self.closed));
+            let field_features = own_features(
+                features,
+                f.field_descriptor_proto()
+                    .options
+                    .is_some()
+                    .then(|| f.options()),
+            );
+            fields.insert(
+                f.number(),
+                field(&f, field_features, self.edition.is_some()),
+            );
         }
         let oneofs = m
             .oneofs()
@@ -141,7 +180,7 @@ impl Ctx<'_> {
             })
             .collect();
         let options = if proto.options.is_some() {
-            options_text(&m.options(), &["map_entry"])
+            options_text(&m.options(), &["map_entry", "features"])
         } else {
             Options::new()
         };
@@ -164,15 +203,18 @@ impl Ctx<'_> {
                     .map(|r| (r.start, r.end.saturating_sub(1)))
                     .collect(),
                 map_entry: m.is_map_entry(),
+                json_legacy: features.json_format == features::LEGACY_BEST_EFFORT,
                 options,
             },
         );
+        self.features = features;
         for child in m.child_messages() {
             self.message(&child);
         }
         for e in m.child_enums() {
             self.enumeration(&e);
         }
+        self.features = scope;
     }
 
     fn enumeration(&mut self, e: &EnumDescriptor) {
@@ -190,7 +232,7 @@ impl Ctx<'_> {
                     number: v.number(),
                     deprecated: proto.options.as_ref().is_some_and(|o| o.deprecated()),
                     options: if proto.options.is_some() {
-                        options_text(&v.options(), &["deprecated"])
+                        options_text(&v.options(), &["deprecated", "features"])
                     } else {
                         Options::new()
                     },
@@ -198,6 +240,7 @@ impl Ctx<'_> {
             })
             .collect();
         let proto = e.enum_descriptor_proto();
+        let features = own_features(self.features, proto.options.is_some().then(|| e.options()));
         self.schema.content.enums.insert(
             e.full_name().to_string(),
             Enum {
@@ -206,14 +249,15 @@ impl Ctx<'_> {
                 file: self.file.clone(),
                 parent: e.parent_message().map(|p| p.full_name().to_string()),
                 values,
-                closed: self.closed,
+                closed: features.enum_type == features::CLOSED,
+                json_legacy: features.json_format == features::LEGACY_BEST_EFFORT,
                 reserved_ranges: e
                     .reserved_ranges()
                     .map(|r| (*r.start(), *r.end()))
                     .collect(),
                 reserved_names: e.reserved_names().map(str::to_string).collect(),
                 options: if proto.options.is_some() {
-                    options_text(&e.options(), &[])
+                    options_text(&e.options(), MODELLED)
                 } else {
                     Options::new()
                 },
@@ -306,10 +350,11 @@ struct Common<'a> {
 }
 
 /// The parts of a field model that fields and extensions share; map, presence and oneof
-/// are the caller's. `proto3` selects the packed default (prost-reflect decides packing
-/// before the options are interpreted, so it misses an explicit `[packed = true]` in
-/// proto2; we read it here).
-fn common(c: Common<'_>, proto3: bool) -> Field {
+/// are the caller's. `features` are the field's resolved features (for proto2 and proto3,
+/// their syntax's defaults: an explicit `[packed = ...]` is read here, as prost-reflect decides
+/// packing before the options are interpreted); `editions` says the file is an editions file,
+/// whose delimited message fields are groups on the wire.
+fn common(c: Common<'_>, features: Features, editions: bool) -> Field {
     let proto = c.proto;
     let packable = !matches!(c.kind, Kind::Message(_) | Kind::String | Kind::Bytes);
     let packed = c.cardinality == PCard::Repeated
@@ -318,12 +363,15 @@ fn common(c: Common<'_>, proto3: bool) -> Field {
             .options
             .as_ref()
             .and_then(|o| o.packed)
-            .unwrap_or(proto3);
+            .unwrap_or(features.repeated_field_encoding == features::PACKED);
+    let delimited = editions
+        && matches!(c.kind, Kind::Message(ref m) if !m.is_map_entry())
+        && features.message_encoding == features::DELIMITED;
     Field {
         number: u32::try_from(proto.number()).unwrap_or(0),
         name: proto.name().to_string(),
         json_name: c.json_name.to_string(),
-        ty: kind_type(&c.kind, c.group),
+        ty: kind_type(&c.kind, c.group || delimited),
         cardinality: match c.cardinality {
             PCard::Optional => Cardinality::Optional,
             PCard::Required => Cardinality::Required,
@@ -335,18 +383,39 @@ fn common(c: Common<'_>, proto3: bool) -> Field {
         proto3_optional: proto.proto3_optional(),
         default: proto.default_value.clone(),
         packed,
+        utf8_verified: c.kind == Kind::String && features.utf8_validation == features::VERIFY,
         deprecated: proto.options.as_ref().is_some_and(|o| o.deprecated()),
         options: c
             .options
-            .map(|o| options_text(&o, &["deprecated", "packed"]))
+            .map(|o| options_text(&o, &["deprecated", "packed", "features"]))
             .unwrap_or_default(),
     }
 }
 
 /// An extension: extendee, scope and file, and its field. A singular extension always has
 /// explicit presence (`HasExtension`), whatever the syntax of the file declaring it.
-fn extension(e: &ExtensionDescriptor) -> Extension {
+fn extension(e: &ExtensionDescriptor, editions: &HashMap<String, i32>) -> Extension {
     let file = e.parent_file();
+    let edition = editions.get(file.name()).copied();
+    let mut scope = file_features(&file, edition);
+    let mut parents = Vec::new();
+    let mut parent = e.parent_message();
+    while let Some(p) = parent {
+        parent = p.parent_message();
+        parents.push(p);
+    }
+    for p in parents.iter().rev() {
+        scope = own_features(
+            scope,
+            p.descriptor_proto().options.is_some().then(|| p.options()),
+        );
+    }
+    let options = e
+        .field_descriptor_proto()
+        .options
+        .is_some()
+        .then(|| e.options());
+    let features = scope.with_options(options.as_ref());
     let mut field = common(
         Common {
             proto: e.field_descriptor_proto(),
@@ -354,13 +423,10 @@ fn extension(e: &ExtensionDescriptor) -> Extension {
             group: e.is_group(),
             cardinality: e.cardinality(),
             json_name: e.json_name(),
-            options: e
-                .field_descriptor_proto()
-                .options
-                .is_some()
-                .then(|| e.options()),
+            options,
         },
-        syntax_of(&file) != "proto2",
+        features,
+        edition.is_some(),
     );
     field.number = e.number();
     field.name = e.name().to_string();
@@ -378,7 +444,26 @@ fn extension(e: &ExtensionDescriptor) -> Extension {
     }
 }
 
-fn field(f: &FieldDescriptor, proto3: bool) -> Field {
+/// The features of a file: its edition's (or syntax's) defaults and its `features` option.
+fn file_features(file: &FileDescriptor, edition: Option<i32>) -> Features {
+    let base = edition.unwrap_or(if syntax_of(file) == "proto3" {
+        features::EDITION_PROTO3
+    } else {
+        features::EDITION_PROTO2
+    });
+    features::defaults(base).unwrap_or_default().with_options(
+        file.file_descriptor_proto()
+            .options
+            .is_some()
+            .then(|| file.options())
+            .as_ref(),
+    )
+}
+
+/// A field of a message. In an editions file, presence, cardinality (`LEGACY_REQUIRED`) and
+/// encoding come from the resolved features; in proto2 and proto3 from the syntax, as
+/// prost-reflect reads it.
+fn field(f: &FieldDescriptor, features: Features, editions: bool) -> Field {
     let map = match f.kind() {
         Kind::Message(entry) if f.is_map() => Some((
             field_type(&entry.map_entry_key_field()),
@@ -386,14 +471,39 @@ fn field(f: &FieldDescriptor, proto3: bool) -> Field {
         )),
         _ => None,
     };
-    let presence = if f.is_required() {
+    let in_oneof = f.containing_oneof().is_some();
+    let required = if editions {
+        f.cardinality() != PCard::Repeated
+            && !in_oneof
+            && !matches!(f.kind(), Kind::Message(_))
+            && features.field_presence == features::LEGACY_REQUIRED
+    } else {
+        f.is_required()
+    };
+    let presence = if required {
         Presence::Required
-    } else if f.supports_presence() {
+    } else if !editions {
+        if f.supports_presence() {
+            Presence::Explicit
+        } else {
+            Presence::Implicit
+        }
+    } else if f.cardinality() == PCard::Repeated {
+        Presence::Implicit
+    } else if in_oneof
+        || matches!(f.kind(), Kind::Message(_))
+        || features.field_presence != features::IMPLICIT
+    {
         Presence::Explicit
     } else {
         Presence::Implicit
     };
-    Field {
+    let string = FieldType::Scalar(Scalar::String);
+    let utf8_map = map
+        .as_ref()
+        .is_some_and(|(k, v)| *k == string || *v == string)
+        && features.utf8_validation == features::VERIFY;
+    let mut out = Field {
         number: f.number(),
         name: f.name().to_string(),
         map,
@@ -415,9 +525,15 @@ fn field(f: &FieldDescriptor, proto3: bool) -> Field {
                     .is_some()
                     .then(|| f.options()),
             },
-            proto3,
+            features,
+            editions,
         )
+    };
+    if required {
+        out.cardinality = Cardinality::Required;
     }
+    out.utf8_verified |= utf8_map;
+    out
 }
 
 /// Set options (standard and extensions) as `name -> value text`, minus those we model.

@@ -1,0 +1,116 @@
+//! The import paths of a `.proto` file, read from its text without parsing it: enough to find
+//! the files a version needs (history's tree lookup) and the import closure that protoc is
+//! given for a file protox cannot read (schema), not to judge the text (the compiler does).
+//!
+//! A leaf: imports nothing of ours, so both `history` and `schema` may use it.
+
+/// `import "a.proto";`, `import public "b.proto";`, `import weak "c.proto";` and edition
+/// 2024's `import option "d.proto";`, in order; comments and other strings are skipped.
+pub fn scan(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut tokens = Tokens { rest: text };
+    let mut at_statement = true;
+    while let Some(t) = tokens.next() {
+        if at_statement && t == Token::Word("import") {
+            let mut next = tokens.next();
+            if matches!(next, Some(Token::Word("public" | "weak" | "option"))) {
+                next = tokens.next();
+            }
+            if let Some(Token::Str(path)) = next {
+                out.push(path.to_string());
+            }
+        }
+        at_statement = matches!(t, Token::Punct(';' | '{' | '}'));
+    }
+    out
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Token<'a> {
+    Word(&'a str),
+    Str(&'a str),
+    Punct(char),
+}
+
+struct Tokens<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Tokens<'a> {
+    fn next(&mut self) -> Option<Token<'a>> {
+        loop {
+            let s = self.rest.trim_start();
+            if let Some(r) = s.strip_prefix("//") {
+                self.rest = r.find('\n').map_or("", |i| &r[i..]);
+            } else if let Some(r) = s.strip_prefix("/*") {
+                self.rest = r.find("*/").map_or("", |i| &r[i + 2..]);
+            } else {
+                self.rest = s;
+                break;
+            }
+        }
+        let mut chars = self.rest.char_indices();
+        let (_, c) = chars.next()?;
+        if c == '"' || c == '\'' {
+            // A string: up to the matching unescaped quote (or the end of the line).
+            let body = &self.rest[1..];
+            let mut end = body.len();
+            let mut escaped = false;
+            for (i, ch) in body.char_indices() {
+                match ch {
+                    '\\' if !escaped => escaped = true,
+                    '\n' => {
+                        end = i;
+                        break;
+                    }
+                    q if q == c && !escaped => {
+                        end = i;
+                        break;
+                    }
+                    _ => escaped = false,
+                }
+            }
+            let value = &body[..end];
+            self.rest = body.get(end + 1..).unwrap_or("");
+            return Some(Token::Str(value));
+        }
+        if c.is_alphanumeric() || c == '_' {
+            let end = self
+                .rest
+                .find(|ch: char| !(ch.is_alphanumeric() || ch == '_' || ch == '.'))
+                .unwrap_or(self.rest.len());
+            let word = &self.rest[..end];
+            self.rest = &self.rest[end..];
+            return Some(Token::Word(word));
+        }
+        self.rest = &self.rest[c.len_utf8()..];
+        Some(Token::Punct(c))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scan;
+
+    #[test]
+    fn imports_are_read_and_comments_skipped() {
+        let text = r#"// import "commented.proto";
+edition = "2023";
+/* import "block.proto"; */
+import "a/b.proto";
+import public "c.proto";
+import weak 'd.proto';
+import option "e.proto";
+message M { string import = 1; }
+option (x) = "import \"f.proto\"";
+"#;
+        assert_eq!(scan(text), ["a/b.proto", "c.proto", "d.proto", "e.proto"]);
+    }
+
+    #[test]
+    fn unterminated_text_ends_cleanly() {
+        assert!(scan("import \"a.proto").len() == 1);
+        assert!(scan("/* never closed").is_empty());
+        assert!(scan("import").is_empty());
+    }
+}

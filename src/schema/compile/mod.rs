@@ -1,0 +1,468 @@
+//! Compiling the `.proto` text of a version, sharing work across versions.
+//!
+//! Two compilers enter here, and only here. `protox` compiles in process what it can read
+//! (proto2 and proto3): each distinct blob is parsed once (keyed by import path and blob id),
+//! and each distinct file set is linked and normalized once (keyed by its sorted list of
+//! (path, blob id)). Files are linked one at a time into one pool: a file that fails (a syntax
+//! error, a missing import, a symbol defined twice) is reported with its reason and the rest
+//! of the version still loads. Google's `protoc` compiles what protox cannot read (editions
+//! files and the files that import them), by unit: one file and its import closure, each
+//! distinct unit once (see [`super::protoc`]). Its descriptors join the same pool.
+//!
+//! An import found neither in the version's files nor among the well-known types is looked
+//! up in a small set of third-party protos embedded in the binary (googleapis, gogoproto,
+//! protoc-gen-validate, protovalidate) — what `buf.yaml` dependencies most often name.
+
+mod locate;
+#[cfg(test)]
+mod tests;
+mod units;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use protox::file::{File, FileResolver, GoogleFileResolver};
+use serde::Serialize;
+
+use super::docs::{self, FileDocs};
+use super::fingerprint::Memo;
+use super::model::{Origin, Schema};
+use super::normalize::normalize;
+use super::thirdparty;
+use locate::{diagnostic, edition_line, locate, root_hint};
+use units::{Target, Unit, UnitKey};
+
+/// One input file: import path, blob id (equal ids mean equal text), text, and why it is in
+/// the set (only [`Origin::Root`] files are judged and counted).
+#[derive(Debug, Clone, Copy)]
+pub struct SourceRef<'a> {
+    pub path: &'a str,
+    pub blob: &'a str,
+    pub text: Result<&'a str, &'a str>,
+    pub origin: Origin,
+}
+
+/// A problem in one file, 1-based line and column (0 when unknown).
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+impl std::fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.file.is_empty(), self.line) {
+            (true, _) => write!(f, "{}", self.message),
+            (false, 0) => write!(f, "{}: {}", self.file, self.message),
+            (false, _) => write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file, self.line, self.column, self.message
+            ),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Every file compiled.
+    Complete,
+    /// Some files compiled; the others have diagnostics.
+    Partial,
+    /// Nothing compiled.
+    Failed,
+}
+
+/// The result of compiling one file set.
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    pub status: Status,
+    /// The model of what compiled (empty when nothing did).
+    pub schema: Arc<Schema>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Files under the proto roots (the judged ones), and how many of them compiled.
+    pub files_total: usize,
+    pub files_ok: usize,
+    /// How the set was compiled: files compiled by protox and by protoc (judged files and
+    /// what they import), and the files that came from elsewhere than the proto roots.
+    pub how: HowCompiled,
+}
+
+/// How a file set was compiled, for `log` and the version detail.
+#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+pub struct HowCompiled {
+    pub protox: usize,
+    /// Files protoc compiled (editions files and their importers), by import path.
+    pub protoc: Vec<String>,
+    /// Files not under the proto roots, by origin: excluded, found in the tree, embedded.
+    pub resolved: BTreeMap<String, Origin>,
+}
+
+/// Time spent per phase, and how much work was shared.
+#[derive(Debug, Clone, Default)]
+pub struct CompileStats {
+    pub parse: Duration,
+    pub link: Duration,
+    pub normalize: Duration,
+    pub blobs_parsed: usize,
+    pub sets_compiled: usize,
+    pub sets_reused: usize,
+    /// protoc units (a file and its import closure) compiled, reused, and the wall time of
+    /// the protoc phase (units run in parallel).
+    pub protoc_units: usize,
+    pub protoc_reused: usize,
+    pub protoc: Duration,
+}
+
+/// A blob as protox parsed it, or the imports of one it cannot read (an editions file, or
+/// syntax newer than protox's parser), with protox's reason in the second case.
+#[derive(Clone)]
+enum Parsed {
+    Protox(Arc<File>, Arc<FileDocs>),
+    Protoc(Arc<Vec<String>>, Option<Diagnostic>),
+}
+
+impl Parsed {
+    fn imports(&self) -> Vec<String> {
+        match self {
+            Parsed::Protox(f, _) => f.file_descriptor_proto().dependency.clone(),
+            Parsed::Protoc(i, _) => i.as_ref().clone(),
+        }
+    }
+}
+
+/// The shared compiler: keep one for a whole history.
+#[derive(Default)]
+pub struct Cache {
+    parsed: HashMap<(String, String), Result<Parsed, Diagnostic>>,
+    sets: HashMap<Vec<(String, String)>, Arc<Compiled>>,
+    units: HashMap<UnitKey, Unit>,
+    fingerprints: Memo,
+    pub stats: CompileStats,
+}
+
+/// A file set, parsed: the files (with the embedded ones its imports reach), each file's
+/// parse, and what each imports.
+struct Gathered<'a> {
+    files: Vec<SourceRef<'a>>,
+    parsed: HashMap<String, Parsed>,
+    failed_parse: HashSet<String>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Cache {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Compiles a file set, or returns the result of an equal set compiled before.
+    pub fn compile(&mut self, files: &[SourceRef<'_>]) -> Arc<Compiled> {
+        let mut key: Vec<(String, String)> = files
+            .iter()
+            .map(|f| (f.path.to_string(), f.blob.to_string()))
+            .collect();
+        key.sort();
+        if let Some(done) = self.sets.get(&key) {
+            self.stats.sets_reused += 1;
+            return done.clone();
+        }
+        let compiled = Arc::new(self.compile_new(files));
+        self.stats.sets_compiled += 1;
+        self.sets.insert(key, compiled.clone());
+        compiled
+    }
+
+    fn parse(&mut self, f: &SourceRef<'_>) -> Result<Parsed, Diagnostic> {
+        let key = (f.path.to_string(), f.blob.to_string());
+        if let Some(done) = self.parsed.get(&key) {
+            return done.clone();
+        }
+        let started = Instant::now();
+        let result = match f.text {
+            Err(reason) => Err(Diagnostic {
+                file: f.path.to_string(),
+                line: 0,
+                column: 0,
+                message: reason.to_string(),
+            }),
+            Ok(text) if edition_line(text).is_some() => Ok(Parsed::Protoc(
+                Arc::new(crate::proto_text::scan(text)),
+                None,
+            )),
+            // What protox cannot parse goes to protoc, which has the last word.
+            Ok(text) => Ok(File::from_source(f.path, text)
+                .map(|file| {
+                    let docs = Arc::new(docs::of_file(file.file_descriptor_proto()));
+                    // Link without source info: docs are taken above, once per blob.
+                    let mut proto = file.file_descriptor_proto().clone();
+                    proto.source_code_info = None;
+                    Parsed::Protox(Arc::new(File::from_file_descriptor_proto(proto)), docs)
+                })
+                .unwrap_or_else(|e| {
+                    Parsed::Protoc(
+                        Arc::new(crate::proto_text::scan(text)),
+                        Some(diagnostic(&e, f.path, |_| Some(text))),
+                    )
+                })),
+        };
+        self.stats.parse += started.elapsed();
+        self.stats.blobs_parsed += 1;
+        self.parsed.insert(key, result.clone());
+        result
+    }
+
+    /// Parses every file of the set, and adds the embedded third-party protos that imports
+    /// found nowhere in the set name (and what they import).
+    fn gather<'a>(&mut self, given: &[SourceRef<'a>]) -> Gathered<'a> {
+        let mut files: Vec<SourceRef<'a>> = given.to_vec();
+        files.sort_by_key(|f| f.path);
+        files.dedup_by_key(|f| f.path);
+        let mut parsed: HashMap<String, Parsed> = HashMap::new();
+        let mut failed_parse: HashSet<String> = HashSet::new();
+        let mut parse_errors: Vec<Diagnostic> = Vec::new();
+        for f in &files {
+            match self.parse(f) {
+                Ok(p) => {
+                    parsed.insert(f.path.to_string(), p);
+                }
+                Err(d) => {
+                    failed_parse.insert(f.path.to_string());
+                    parse_errors.push(d);
+                }
+            }
+        }
+        let mut known: HashSet<String> = files.iter().map(|f| f.path.to_string()).collect();
+        let mut queue: Vec<String> = parsed.values().flat_map(Parsed::imports).collect();
+        while let Some(import) = queue.pop() {
+            if !known.insert(import.clone()) {
+                continue;
+            }
+            let Some((path, text)) = thirdparty::get(&import) else {
+                continue;
+            };
+            let f = SourceRef {
+                path,
+                blob: path,
+                text: Ok(text),
+                origin: Origin::Embedded,
+            };
+            if let Ok(p) = self.parse(&f) {
+                queue.extend(p.imports());
+                parsed.insert(path.to_string(), p);
+            }
+            files.push(f);
+        }
+        // Parse errors of files that are not judged matter only when something imports them.
+        let imported: HashSet<String> = parsed.values().flat_map(Parsed::imports).collect();
+        let diagnostics = parse_errors
+            .into_iter()
+            .filter(|d| {
+                let origin = files.iter().find(|f| f.path == d.file).map(|f| f.origin);
+                origin == Some(Origin::Root) || imported.contains(&d.file)
+            })
+            .collect();
+        Gathered {
+            files,
+            parsed,
+            failed_parse,
+            diagnostics,
+        }
+    }
+
+    fn compile_new(&mut self, given: &[SourceRef<'_>]) -> Compiled {
+        let Gathered {
+            files,
+            parsed,
+            failed_parse,
+            mut diagnostics,
+        } = self.gather(given);
+        let origin_of: HashMap<&str, Origin> = files.iter().map(|f| (f.path, f.origin)).collect();
+        let texts: HashMap<&str, &str> = files
+            .iter()
+            .filter_map(|f| f.text.ok().map(|t| (f.path, t)))
+            .collect();
+        let deps: HashMap<&str, Vec<String>> = parsed
+            .iter()
+            .map(|(p, x)| (p.as_str(), x.imports()))
+            .collect();
+        let needs_protoc = needs_protoc(&parsed, &deps);
+
+        // protox links the rest, judged files opened one at a time.
+        let started = Instant::now();
+        let mut file_docs: HashMap<String, (String, Arc<FileDocs>)> = HashMap::new();
+        let mut protox_files: HashMap<String, Arc<File>> = HashMap::new();
+        for f in &files {
+            if let Some(Parsed::Protox(file, docs)) = parsed.get(f.path)
+                && !needs_protoc.contains(f.path)
+            {
+                protox_files.insert(f.path.to_string(), file.clone());
+                file_docs.insert(f.path.to_string(), (f.blob.to_string(), docs.clone()));
+            }
+        }
+        let names: Vec<String> = files
+            .iter()
+            .filter(|f| f.origin == Origin::Root && protox_files.contains_key(f.path))
+            .map(|f| f.path.to_string())
+            .collect();
+        let mut compiler = protox::Compiler::with_file_resolver(SetResolver {
+            files: protox_files,
+            google: GoogleFileResolver::new(),
+        });
+        compiler.include_imports(true).include_source_info(true);
+        // Link errors follow the errors of files that failed on their own (parse, protoc).
+        let mut link_errors = Vec::new();
+        for name in &names {
+            if let Err(e) = compiler.open_file(name) {
+                let mut d = diagnostic(&e, name, |file| texts.get(file).copied());
+                if d.line == 0 {
+                    // Linked without source info: find the place the message names.
+                    let text = texts.get(d.file.as_str()).copied().unwrap_or("");
+                    let docs = file_docs
+                        .get(d.file.as_str())
+                        .map(|(_, docs)| docs.as_ref());
+                    (d.line, d.column) = locate(&d.message, text, docs);
+                }
+                if let Some(hint) = root_hint(&d.message, texts.keys().copied()) {
+                    d.message.push_str(&hint);
+                }
+                if let Some(missing) = failed_parse
+                    .iter()
+                    .find(|p| d.message.contains(&format!("'{p}'")))
+                {
+                    d.message
+                        .push_str(&format!(" (`{missing}` did not compile, see above)"));
+                }
+                link_errors.push(d);
+            }
+        }
+        let mut pool = compiler.descriptor_pool();
+        self.stats.link += started.elapsed();
+
+        // protoc, by unit, for the judged files protox could not link.
+        let started = Instant::now();
+        let blob_of: HashMap<&str, &str> = files.iter().map(|f| (f.path, f.blob)).collect();
+        let targets: Vec<Target<'_>> = files
+            .iter()
+            .filter(|f| f.origin == Origin::Root && needs_protoc.contains(f.path))
+            .map(|f| {
+                let mut t = Target::new(f.path, f.blob, &deps, &blob_of, &texts);
+                if let Some(Parsed::Protoc(_, e)) = parsed.get(f.path) {
+                    t.protox_error = e.as_ref();
+                }
+                t.edition_line = texts.get(f.path).and_then(|t| edition_line(t)).unwrap_or(0);
+                t
+            })
+            .collect();
+        let compiled = units::compile(&mut self.units, &targets);
+        self.stats.protoc_units += compiled;
+        self.stats.protoc_reused += targets.len() - compiled;
+        let joined = units::join(&mut pool, &self.units, &targets, &mut diagnostics);
+        self.stats.protoc += started.elapsed();
+        diagnostics.extend(link_errors);
+        let mut protoc_done = Vec::new();
+        for (path, blob, docs) in joined.done {
+            file_docs.insert(path.clone(), (blob, docs));
+            protoc_done.push(path);
+        }
+        protoc_done.sort();
+
+        let started = Instant::now();
+        // Files of the set that ended up in the pool (as imports or opened).
+        let own: HashMap<String, (String, Arc<FileDocs>, Origin)> = pool
+            .files()
+            .filter_map(|f| {
+                let origin = *origin_of.get(f.name())?;
+                let (blob, docs) = file_docs
+                    .remove(f.name())
+                    .unwrap_or_else(|| (String::new(), Arc::new(FileDocs::new())));
+                Some((f.name().to_string(), (blob, docs, origin)))
+            })
+            .collect();
+        let files_total = files.iter().filter(|f| f.origin == Origin::Root).count();
+        let files_ok = own.values().filter(|(_, _, o)| *o == Origin::Root).count();
+        let how = HowCompiled {
+            protox: own.len().saturating_sub(protoc_done.len()),
+            protoc: protoc_done,
+            resolved: own
+                .iter()
+                .filter(|(_, (_, _, o))| *o != Origin::Root)
+                .map(|(n, (_, _, o))| (n.clone(), *o))
+                .collect(),
+        };
+        let schema = Arc::new(normalize(
+            &pool,
+            &own,
+            &joined.editions,
+            &mut self.fingerprints,
+            &mut diagnostics,
+        ));
+        self.stats.normalize += started.elapsed();
+
+        if files_total == 0 {
+            diagnostics.push(Diagnostic {
+                file: String::new(),
+                line: 0,
+                column: 0,
+                message: "no .proto files under the proto paths".to_string(),
+            });
+        }
+        let status = if files_total > 0 && files_ok == files_total {
+            Status::Complete
+        } else if files_ok > 0 {
+            Status::Partial
+        } else {
+            Status::Failed
+        };
+        Compiled {
+            status,
+            schema,
+            diagnostics,
+            files_total,
+            files_ok,
+            how,
+        }
+    }
+}
+
+/// What protox cannot link: the files it cannot parse (editions) and, transitively, every
+/// file that imports one.
+fn needs_protoc(
+    parsed: &HashMap<String, Parsed>,
+    deps: &HashMap<&str, Vec<String>>,
+) -> BTreeSet<String> {
+    let mut out: BTreeSet<String> = parsed
+        .iter()
+        .filter(|(_, p)| matches!(p, Parsed::Protoc(..)))
+        .map(|(n, _)| n.clone())
+        .collect();
+    loop {
+        let more: Vec<String> = deps
+            .iter()
+            .filter(|(n, d)| !out.contains(**n) && d.iter().any(|i| out.contains(i)))
+            .map(|(n, _)| n.to_string())
+            .collect();
+        if more.is_empty() {
+            return out;
+        }
+        out.extend(more);
+    }
+}
+
+/// Our files first, then protox's well-known types.
+struct SetResolver {
+    files: HashMap<String, Arc<File>>,
+    google: GoogleFileResolver,
+}
+
+impl FileResolver for SetResolver {
+    fn open_file(&self, name: &str) -> Result<File, protox::Error> {
+        match self.files.get(name) {
+            Some(f) => Ok(File::clone(f)),
+            None => self.google.open_file(name),
+        }
+    }
+}

@@ -1,0 +1,259 @@
+//! Compiling file sets: sharing, errors, editions through protoc.
+
+use super::*;
+
+mod protox_sets {
+    use super::*;
+
+    fn src<'a>(path: &'a str, blob: &'a str, text: &'a str) -> SourceRef<'a> {
+        SourceRef {
+            path,
+            blob,
+            text: Ok(text),
+            origin: Origin::Root,
+        }
+    }
+
+    #[test]
+    fn a_broken_file_leaves_the_rest() {
+        let mut cache = Cache::new();
+        let out = cache.compile(&[
+            src(
+                "a.proto",
+                "1",
+                "syntax = \"proto3\";\nmessage A { int32 x = 1; }\n",
+            ),
+            src(
+                "b.proto",
+                "2",
+                "syntax = \"proto3\";\nmessage B {\n  int32 y = ;\n}\n",
+            ),
+        ]);
+        assert_eq!(out.status, Status::Partial);
+        assert_eq!((out.files_ok, out.files_total), (1, 2));
+        assert!(out.schema.content.messages.contains_key("A"));
+        let d = &out.diagnostics[0];
+        assert_eq!((d.file.as_str(), d.line), ("b.proto", 3));
+        assert!(d.column > 1, "{d:?}");
+    }
+
+    #[test]
+    fn sets_and_blobs_are_compiled_once() {
+        let mut cache = Cache::new();
+        let a = src("a.proto", "1", "syntax = \"proto3\";\nmessage A {}\n");
+        let b = src("b.proto", "2", "syntax = \"proto3\";\nmessage B {}\n");
+        cache.compile(&[a, b]);
+        cache.compile(&[b, a]);
+        cache.compile(&[a]);
+        assert_eq!(cache.stats.sets_compiled, 2);
+        assert_eq!(cache.stats.sets_reused, 1);
+        assert_eq!(cache.stats.blobs_parsed, 2);
+    }
+
+    #[test]
+    fn link_errors_are_located() {
+        let mut cache = Cache::new();
+        let out = cache.compile(&[
+            src(
+                "a.proto",
+                "1",
+                "syntax = \"proto3\";\npackage p;\nmessage A {}\n",
+            ),
+            src(
+                "b.proto",
+                "2",
+                "syntax = \"proto3\";\npackage p;\n\nmessage A {}\n",
+            ),
+            src(
+                "c.proto",
+                "3",
+                "syntax = \"proto3\";\npackage q;\nmessage C {\n  Missing m = 1;\n}\n",
+            ),
+            src(
+                "d.proto",
+                "4",
+                "syntax = \"proto3\";\n\nimport \"nope.proto\";\n",
+            ),
+        ]);
+        let at = |f: &str| {
+            let d = out.diagnostics.iter().find(|d| d.file == f).unwrap();
+            (d.line, d.column)
+        };
+        assert_eq!(at("b.proto"), (4, 1), "{:?}", out.diagnostics);
+        assert_eq!(at("c.proto"), (4, 3), "{:?}", out.diagnostics);
+        assert_eq!(at("d.proto"), (3, 8), "{:?}", out.diagnostics);
+        let hint = root_hint(
+            "import 'g/x.proto' not found",
+            ["src/g/x.proto", "a.proto"].into_iter(),
+        );
+        assert_eq!(
+            hint.as_deref(),
+            Some(
+                " (help: `src/g/x.proto` exists; if `src` is a proto root, pass -I src or set proto_paths)"
+            )
+        );
+    }
+
+    #[test]
+    fn duplicate_symbols_keep_the_first_file() {
+        let mut cache = Cache::new();
+        let out = cache.compile(&[
+            src("a.proto", "1", "syntax = \"proto3\";\nmessage Dup {}\n"),
+            src(
+                "b_test.proto",
+                "2",
+                "syntax = \"proto3\";\nmessage Dup {}\n",
+            ),
+        ]);
+        assert_eq!(out.status, Status::Partial);
+        assert_eq!(out.diagnostics[0].file, "b_test.proto");
+        assert!(
+            out.diagnostics[0].message.contains("Dup"),
+            "{:?}",
+            out.diagnostics
+        );
+    }
+}
+
+mod editions {
+    use super::*;
+    use crate::schema::model::{Cardinality, FieldType, Presence};
+
+    fn src<'a>(path: &'a str, blob: &'a str, text: &'a str) -> SourceRef<'a> {
+        SourceRef {
+            path,
+            blob,
+            text: Ok(text),
+            origin: Origin::Root,
+        }
+    }
+
+    const EDITION: &str = r#"edition = "2023";
+package e;
+import "p3.proto";
+option features.field_presence = IMPLICIT;
+// The message.
+message M {
+  int32 a = 1;
+  int32 b = 2 [features.field_presence = EXPLICIT];
+  M child = 3 [features.message_encoding = DELIMITED];
+  repeated int32 r = 4 [features.repeated_field_encoding = EXPANDED];
+  repeated int32 packed = 8;
+  E e = 5 [features.field_presence = EXPLICIT];
+  string s = 6 [features.utf8_validation = NONE];
+  int32 req = 7 [features.field_presence = LEGACY_REQUIRED];
+  string t = 9;
+  p3.Old old = 10;
+}
+enum E { option features.enum_type = CLOSED; Z = 0; ONE = 1; }
+"#;
+
+    #[test]
+    fn editions_files_compile_with_resolved_features() {
+        let mut cache = Cache::new();
+        let out = cache.compile(&[
+            src("e.proto", "1", EDITION),
+            src(
+                "p3.proto",
+                "2",
+                "syntax = \"proto3\";\npackage p3;\nmessage Old { int32 x = 1; }\n",
+            ),
+            src(
+                "user.proto",
+                "3",
+                "syntax = \"proto3\";\npackage u;\nimport \"e.proto\";\nmessage U { e.M m = 1; }\n",
+            ),
+        ]);
+        assert_eq!(out.status, Status::Complete, "{:?}", out.diagnostics);
+        assert_eq!(out.how.protoc, ["e.proto", "user.proto"]);
+        let c = &out.schema.content;
+        assert_eq!(c.files["e.proto"].syntax, "edition 2023");
+        assert!(
+            c.files["e.proto"].options.is_empty(),
+            "{:?}",
+            c.files["e.proto"].options
+        );
+        let m = &c.messages["e.M"];
+        let f = |n: u32| &m.fields[&n];
+        assert_eq!(f(1).presence, Presence::Implicit);
+        assert_eq!(f(2).presence, Presence::Explicit);
+        assert_eq!(f(3).ty, FieldType::Group("e.M".into()));
+        assert!(!f(4).packed);
+        assert!(f(8).packed);
+        assert!(!f(6).utf8_verified);
+        assert!(f(9).utf8_verified);
+        assert_eq!(f(7).presence, Presence::Required);
+        assert_eq!(f(7).cardinality, Cardinality::Required);
+        assert!(c.enums["e.E"].closed);
+        assert!(c.messages.contains_key("u.U"));
+        let doc = out.schema.doc("e.M").unwrap();
+        assert_eq!((doc.line, doc.comment.as_str()), (6, "The message."));
+    }
+
+    #[test]
+    fn an_editions_error_keeps_file_and_line() {
+        let mut cache = Cache::new();
+        let out = cache.compile(&[src(
+            "bad.proto",
+            "1",
+            "edition = \"2023\";\npackage b;\nmessage B {\n  int32 x = 1 [features.field_presence = WRONG];\n}\n",
+        )]);
+        assert_eq!(out.status, Status::Failed);
+        let d = &out.diagnostics[0];
+        assert_eq!((d.file.as_str(), d.line), ("bad.proto", 4), "{d:?}");
+    }
+
+    #[test]
+    fn unknown_editions_are_not_guessed() {
+        let mut cache = Cache::new();
+        let out = cache.compile(&[src(
+            "n.proto",
+            "1",
+            "edition = \"UNSTABLE\";\npackage n;\nmessage N { int32 x = 1; }\n",
+        )]);
+        assert_eq!(out.status, Status::Failed, "{:?}", out.diagnostics);
+        assert!(
+            out.diagnostics[0].message.contains("UNSTABLE"),
+            "{:?}",
+            out.diagnostics
+        );
+    }
+
+    #[test]
+    fn a_migration_to_editions_keeps_the_meaning() {
+        let p3 = "syntax = \"proto3\";\npackage m;\nmessage A {\n  int32 a = 1;\n  optional int32 b = 2;\n  repeated int32 r = 3;\n  string s = 4;\n}\nenum E { Z = 0; }\n";
+        let e23 = "edition = \"2023\";\npackage m;\noption features.field_presence = IMPLICIT;\nmessage A {\n  int32 a = 1;\n  int32 b = 2 [features.field_presence = EXPLICIT];\n  repeated int32 r = 3;\n  string s = 4;\n}\nenum E { Z = 0; }\n";
+        let mut cache = Cache::new();
+        let old = cache.compile(&[src("m.proto", "1", p3)]);
+        let new = cache.compile(&[src("m.proto", "2", e23)]);
+        assert_eq!(new.status, Status::Complete, "{:?}", new.diagnostics);
+        let (o, n) = (
+            &old.schema.content.messages["m.A"],
+            &new.schema.content.messages["m.A"],
+        );
+        for (num, of) in &o.fields {
+            let nf = &n.fields[num];
+            assert_eq!(
+                (
+                    of.presence,
+                    of.packed,
+                    of.utf8_verified,
+                    &of.ty,
+                    of.cardinality
+                ),
+                (
+                    nf.presence,
+                    nf.packed,
+                    nf.utf8_verified,
+                    &nf.ty,
+                    nf.cardinality
+                ),
+                "field {num}"
+            );
+        }
+        assert_eq!(
+            old.schema.content.enums["m.E"].closed,
+            new.schema.content.enums["m.E"].closed
+        );
+    }
+}

@@ -1,0 +1,304 @@
+//! protoc, by unit: one file that protox cannot link (an editions file, or one importing
+//! one) and its import closure. Each distinct unit — (path, blob, hash of the closure's paths
+//! and blobs) — is compiled once for a whole history, units in parallel; the unit is what a
+//! persistent cache and commit histories key on as well. The descriptors protoc writes join
+//! the version's pool, rewritten for prost-reflect.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+use prost::Message as _;
+use prost_reflect::{DescriptorPool, DynamicMessage, Value};
+use rayon::prelude::*;
+use sha2::{Digest, Sha256};
+
+use super::super::docs::{self, FileDocs};
+use super::super::features;
+use super::super::protoc;
+use super::Diagnostic;
+
+/// (import path, blob id, hash of the import closure's paths and blobs).
+pub(super) type UnitKey = (String, String, [u8; 32]);
+
+/// One file of a protoc unit's output, rewritten for prost-reflect.
+#[derive(Debug)]
+struct UnitFile {
+    name: String,
+    /// A `FileDescriptorProto`, without source info; `syntax = "editions"` rewritten to
+    /// proto2 (prost-reflect reads proto2 and proto3 only), the edition kept in `edition`.
+    bytes: Vec<u8>,
+    edition: Option<i32>,
+}
+
+#[derive(Debug)]
+pub(super) struct UnitOut {
+    /// The closure, dependencies first.
+    files: Vec<UnitFile>,
+    /// Docs of the unit's target.
+    docs: Arc<FileDocs>,
+}
+
+pub(super) type Unit = Arc<Result<UnitOut, Vec<Diagnostic>>>;
+
+/// One file to compile with protoc: its unit key and the texts protoc is given.
+pub(super) struct Target<'a> {
+    pub path: &'a str,
+    pub key: UnitKey,
+    pub sources: Vec<(&'a str, &'a str)>,
+    /// Why protox could not parse it, if that is why it is here.
+    pub protox_error: Option<&'a Diagnostic>,
+    /// The line of its `edition` statement, for a diagnostic without protoc.
+    pub edition_line: u32,
+}
+
+impl<'a> Target<'a> {
+    /// `path` (blob `blob`) with its closure in `deps`, texts from `texts`.
+    pub fn new(
+        path: &'a str,
+        blob: &str,
+        deps: &HashMap<&str, Vec<String>>,
+        blob_of: &HashMap<&str, &str>,
+        texts: &HashMap<&'a str, &'a str>,
+    ) -> Self {
+        let closure = closure(path, deps);
+        let mut h = Sha256::new();
+        for p in &closure {
+            h.update(p.as_bytes());
+            h.update([0]);
+            h.update(blob_of.get(p.as_str()).copied().unwrap_or("").as_bytes());
+            h.update([0]);
+        }
+        let sources = closure
+            .iter()
+            .filter_map(|p| texts.get_key_value(p.as_str()).map(|(k, v)| (*k, *v)))
+            .collect();
+        Target {
+            path,
+            key: (path.to_string(), blob.to_string(), h.finalize().into()),
+            sources,
+            protox_error: None,
+            edition_line: 0,
+        }
+    }
+}
+
+/// Compiles the units of `targets` that `units` does not hold yet, in parallel; returns how
+/// many were compiled.
+pub(super) fn compile(units: &mut HashMap<UnitKey, Unit>, targets: &[Target<'_>]) -> usize {
+    let todo: Vec<&Target<'_>> = targets
+        .iter()
+        .filter(|t| !units.contains_key(&t.key))
+        .collect();
+    let fresh: Vec<(UnitKey, Unit)> = match protoc::locate() {
+        Ok(protoc) => todo
+            .par_iter()
+            .map(|t| {
+                (
+                    t.key.clone(),
+                    Arc::new(run_unit(protoc, t.path, &t.sources)),
+                )
+            })
+            .collect(),
+        Err(why) => todo
+            .iter()
+            .map(|t| (t.key.clone(), Arc::new(Err(vec![without_protoc(t, why)]))))
+            .collect(),
+    };
+    let n = fresh.len();
+    units.extend(fresh);
+    n
+}
+
+/// Why a target was not compiled when there is no protoc.
+fn without_protoc(t: &Target<'_>, why: &str) -> Diagnostic {
+    match t.protox_error {
+        Some(d) => Diagnostic {
+            message: format!("{} (protoc would be tried next, but {why})", d.message),
+            ..d.clone()
+        },
+        None => Diagnostic {
+            file: t.path.to_string(),
+            line: t.edition_line,
+            column: 0,
+            message: format!(
+                "this file needs Google's protoc (an editions file, or one that imports one), \
+                 and {why}"
+            ),
+        },
+    }
+}
+
+/// What joining the units to a pool gave: the targets that joined (with their docs), and
+/// the editions of the files added.
+#[derive(Default)]
+pub(super) struct Joined {
+    pub done: Vec<(String, String, Arc<FileDocs>)>,
+    pub editions: HashMap<String, i32>,
+}
+
+/// Adds each target's unit to `pool`; a target whose unit failed gets diagnostics.
+pub(super) fn join(
+    pool: &mut DescriptorPool,
+    units: &HashMap<UnitKey, Unit>,
+    targets: &[Target<'_>],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Joined {
+    let mut joined = Joined::default();
+    for t in targets {
+        let Some(unit) = units.get(&t.key) else {
+            continue;
+        };
+        match (unit.as_ref(), t.protox_error) {
+            // A file protox could not parse either: protox's reason reads better.
+            (Err(_), Some(d)) => diagnostics.push(d.clone()),
+            (Err(ds), None) => diagnostics.extend(ds.iter().map(|d| in_target(d, t.path))),
+            (Ok(out), _) => match add_unit(pool, out, &mut joined.editions) {
+                Ok(()) => joined
+                    .done
+                    .push((t.path.to_string(), t.key.1.clone(), out.docs.clone())),
+                Err(d) => diagnostics.push(Diagnostic {
+                    file: t.path.to_string(),
+                    ..d
+                }),
+            },
+        }
+    }
+    joined
+}
+
+/// A protoc diagnostic on the unit of `target`: one about an imported file says so, so that
+/// it is not read as that file failing (it may well have compiled with protox).
+fn in_target(d: &Diagnostic, target: &str) -> Diagnostic {
+    if d.file == target || d.file.is_empty() {
+        return d.clone();
+    }
+    let at = match d.line {
+        0 => d.file.clone(),
+        l => format!("{}:{l}:{}", d.file, d.column),
+    };
+    Diagnostic {
+        file: target.to_string(),
+        line: 0,
+        column: 0,
+        message: format!("protoc rejects its import {at}: {}", d.message),
+    }
+}
+
+/// `file` and everything it imports within the set, transitively, sorted.
+fn closure(file: &str, deps: &HashMap<&str, Vec<String>>) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![file.to_string()];
+    while let Some(f) = stack.pop() {
+        if let Some(d) = deps.get(f.as_str()) {
+            stack.extend(d.iter().filter(|x| !seen.contains(*x)).cloned());
+        }
+        seen.insert(f);
+    }
+    seen.into_iter().collect()
+}
+
+/// Runs protoc on one unit and rewrites its output for prost-reflect.
+fn run_unit(
+    protoc: &protoc::Protoc,
+    target: &str,
+    sources: &[(&str, &str)],
+) -> Result<UnitOut, Vec<Diagnostic>> {
+    let bytes = protoc::compile_unit(protoc, target, sources)?;
+    let fail = |message: String| {
+        vec![Diagnostic {
+            file: target.to_string(),
+            line: 0,
+            column: 0,
+            message,
+        }]
+    };
+    let docs = prost_types::FileDescriptorSet::decode(bytes.as_slice())
+        .ok()
+        .and_then(|set| set.file.into_iter().find(|f| f.name() == target))
+        .map(|f| Arc::new(docs::of_file(&f)))
+        .unwrap_or_default();
+    let global = DescriptorPool::global();
+    let (Some(set_desc), Some(file_desc)) = (
+        global.get_message_by_name("google.protobuf.FileDescriptorSet"),
+        global.get_message_by_name("google.protobuf.FileDescriptorProto"),
+    ) else {
+        return Err(fail(
+            "descriptor.proto is missing from prost-reflect".into(),
+        ));
+    };
+    let set = DynamicMessage::decode(set_desc, bytes.as_slice())
+        .map_err(|e| fail(format!("cannot read protoc's descriptor set: {e}")))?;
+    let mut files = Vec::new();
+    let list = set.get_field_by_name("file");
+    for value in list.iter().flat_map(|v| v.as_list()).flatten() {
+        let Some(file) = value.as_message() else {
+            continue;
+        };
+        let mut file: DynamicMessage = file.clone();
+        let _ = &file_desc;
+        let name = file
+            .get_field_by_name("name")
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        let syntax = file
+            .get_field_by_name("syntax")
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        let mut edition = None;
+        if syntax == "editions" {
+            edition = file
+                .get_field_by_name("edition")
+                .and_then(|v| v.as_enum_number());
+            file.set_field_by_name("syntax", Value::String("proto2".into()));
+            file.clear_field_by_name("edition");
+        }
+        file.clear_field_by_name("source_code_info");
+        files.push(UnitFile {
+            name,
+            bytes: file.encode_to_vec(),
+            edition,
+        });
+    }
+    Ok(UnitOut { files, docs })
+}
+
+/// Adds a unit's files that the pool does not have yet; an edition without known feature
+/// defaults is refused (never a guessed meaning).
+fn add_unit(
+    pool: &mut DescriptorPool,
+    out: &UnitOut,
+    editions: &mut HashMap<String, i32>,
+) -> Result<(), Diagnostic> {
+    for f in &out.files {
+        if pool.get_file_by_name(&f.name).is_some() {
+            continue;
+        }
+        if let Some(e) = f.edition
+            && features::defaults(e).is_none()
+        {
+            return Err(Diagnostic {
+                file: f.name.clone(),
+                line: 0,
+                column: 0,
+                message: format!(
+                    "edition {} is newer than the editions protolapse knows the feature \
+                     defaults of (up to {}): what its fields mean on the wire cannot be told \
+                     without guessing, so the file is not judged",
+                    features::edition_name(e),
+                    features::newest_known()
+                ),
+            });
+        }
+        pool.decode_file_descriptor_proto(f.bytes.as_slice())
+            .map_err(|e| Diagnostic {
+                file: f.name.clone(),
+                line: 0,
+                column: 0,
+                message: format!("protoc's descriptor does not load: {e}"),
+            })?;
+        if let Some(e) = f.edition {
+            editions.insert(f.name.clone(), e);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,239 @@
+//! Google's `protoc`, for what protox cannot read (editions files, and the files that import
+//! them). protoc reads sources from disk only: each unit (one file and its import closure) is
+//! written from the version's text to a fresh temporary folder — never into the repository —
+//! and compiled there to a descriptor set. Which protoc: `PROTOC` from the environment, else
+//! the one the `protoc-bin-vendored` crate ships for this platform (its path is recorded at
+//! build time and checked before use).
+
+use std::io::Read as _;
+use std::path::{Component, Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use super::compile::Diagnostic;
+
+/// A unit that takes longer than this is stopped and reported.
+const TIME_LIMIT: Duration = Duration::from_secs(120);
+
+/// The protoc to run, and the folder of its bundled `google/protobuf/*.proto`.
+#[derive(Debug, Clone)]
+pub struct Protoc {
+    pub program: PathBuf,
+    pub include: Option<PathBuf>,
+    /// Where it came from (`PROTOC`, `vendored`), for `log` and `bench`.
+    pub source: &'static str,
+}
+
+/// The protoc found for this process (looked up once), or why there is none.
+pub fn locate() -> Result<&'static Protoc, &'static str> {
+    static FOUND: OnceLock<Result<Protoc, String>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| find(std::env::var_os("PROTOC").map(PathBuf::from)))
+        .as_ref()
+        .map_err(String::as_str)
+}
+
+fn find(from_env: Option<PathBuf>) -> Result<Protoc, String> {
+    let vendored_include = Some(PathBuf::from(env!("PROTOLAPSE_VENDORED_PROTOC_INCLUDE")))
+        .filter(|p| !p.as_os_str().is_empty() && p.is_dir());
+    if let Some(program) = from_env.filter(|p| !p.as_os_str().is_empty()) {
+        return Ok(Protoc {
+            program,
+            include: vendored_include,
+            source: "PROTOC",
+        });
+    }
+    let vendored = PathBuf::from(env!("PROTOLAPSE_VENDORED_PROTOC"));
+    if vendored.as_os_str().is_empty() {
+        return Err(
+            "no protoc is bundled for this platform; set PROTOC to the path of \
+                    Google's protoc (version 27 or newer reads editions) to compile editions files"
+                .into(),
+        );
+    }
+    if !vendored.is_file() {
+        return Err(format!(
+            "the protoc bundled at build time is gone ({}; was the cargo registry cleaned?); \
+             set PROTOC to the path of Google's protoc, or reinstall protolapse",
+            vendored.display()
+        ));
+    }
+    Ok(Protoc {
+        program: vendored,
+        include: vendored_include,
+        source: "vendored",
+    })
+}
+
+/// Compiles `target` with the files of its import closure (`(import path, text)`, target
+/// included) to a serialized `FileDescriptorSet` (imports included, dependencies first,
+/// with source info), or the diagnostics protoc printed.
+pub fn compile_unit(
+    protoc: &Protoc,
+    target: &str,
+    files: &[(&str, &str)],
+) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let fail = |message: String| {
+        vec![Diagnostic {
+            file: target.to_string(),
+            line: 0,
+            column: 0,
+            message,
+        }]
+    };
+    let dir = tempfile::Builder::new()
+        .prefix("protolapse-protoc-")
+        .tempdir()
+        .map_err(|e| fail(format!("cannot create a temporary folder for protoc: {e}")))?;
+    let src = dir.path().join("src");
+    for (path, text) in files {
+        let Some(rel) = safe_relative(path) else {
+            return Err(fail(format!(
+                "import path `{path}` is not a plain relative path; protoc is not run on it"
+            )));
+        };
+        let at = src.join(rel);
+        if let Some(parent) = at.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| fail(format!("cannot write `{path}` for protoc: {e}")))?;
+        }
+        std::fs::write(&at, text)
+            .map_err(|e| fail(format!("cannot write `{path}` for protoc: {e}")))?;
+    }
+    let out = dir.path().join("out.binpb");
+    let mut cmd = Command::new(&protoc.program);
+    cmd.current_dir(&src)
+        .arg("-I.")
+        .arg("--include_imports")
+        .arg("--include_source_info")
+        .arg(format!("--descriptor_set_out={}", out.display()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if let Some(include) = &protoc.include {
+        cmd.arg(format!("-I{}", include.display()));
+    }
+    if target.starts_with('-') {
+        return Err(fail(
+            "a file name starting with `-` would be read by protoc as a flag; not compiled".into(),
+        ));
+    }
+    cmd.arg(target);
+    let mut child = cmd.spawn().map_err(|e| {
+        fail(format!(
+            "cannot run protoc ({}, from {}): {e}; set PROTOC to the path of Google's protoc",
+            protoc.program.display(),
+            protoc.source
+        ))
+    })?;
+    // Read stderr on a thread so a chatty protoc never blocks on a full pipe.
+    let mut stderr = child.stderr.take();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(s) = stderr.as_mut() {
+            let _ = s.take(1 << 20).read_to_string(&mut text);
+        }
+        text
+    });
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Ok(status),
+            Ok(None) if started.elapsed() > TIME_LIMIT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break Err(format!(
+                    "protoc took more than {} s and was stopped",
+                    TIME_LIMIT.as_secs()
+                ));
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(e) => break Err(format!("waiting for protoc: {e}")),
+        }
+    };
+    let stderr = reader.join().unwrap_or_default();
+    let status = status.map_err(fail)?;
+    if !status.success() {
+        let mut diagnostics: Vec<Diagnostic> = stderr
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| parse_line(l, target))
+            .collect();
+        if diagnostics.is_empty() {
+            diagnostics = fail(format!("protoc failed ({status}) without a message"));
+        }
+        return Err(diagnostics);
+    }
+    std::fs::read(&out).map_err(|e| fail(format!("cannot read protoc's output: {e}")))
+}
+
+/// `a/b.proto:12:5: message` -> a diagnostic there; anything else is the target's.
+fn parse_line(line: &str, target: &str) -> Diagnostic {
+    let mut parts = line.splitn(4, ':');
+    if let (Some(file), Some(l), Some(c), Some(message)) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
+        && let (Ok(l), Ok(c)) = (l.trim().parse::<u32>(), c.trim().parse::<u32>())
+    {
+        return Diagnostic {
+            file: file.to_string(),
+            line: l,
+            column: c,
+            message: message.trim().to_string(),
+        };
+    }
+    let (file, message) = match line.split_once(": ") {
+        Some((f, m)) if f.ends_with(".proto") => (f.to_string(), m.to_string()),
+        _ => (target.to_string(), line.to_string()),
+    };
+    Diagnostic {
+        file,
+        line: 0,
+        column: 0,
+        message,
+    }
+}
+
+/// The path if it is relative and made of plain names only (no `..`, no root, no drive).
+fn safe_relative(path: &str) -> Option<&Path> {
+    let p = Path::new(path);
+    (!path.is_empty() && p.components().all(|c| matches!(c, Component::Normal(_)))).then_some(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagnostics_keep_file_line_and_column() {
+        let d = parse_line("a/b.proto:12:5: Expected \";\".", "x.proto");
+        assert_eq!((d.file.as_str(), d.line, d.column), ("a/b.proto", 12, 5));
+        assert_eq!(d.message, "Expected \";\".");
+        let d = parse_line("c.proto: File not found.", "x.proto");
+        assert_eq!((d.file.as_str(), d.line), ("c.proto", 0));
+        let d = parse_line("something odd", "x.proto");
+        assert_eq!(d.file, "x.proto");
+    }
+
+    #[test]
+    fn only_plain_relative_paths_are_written() {
+        assert!(safe_relative("a/b.proto").is_some());
+        for bad in [
+            "../x.proto",
+            "/etc/x.proto",
+            "a/../../x.proto",
+            "",
+            "./a.proto",
+        ] {
+            assert!(safe_relative(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_missing_protoc_is_named_with_the_way_out() {
+        let found = find(Some(PathBuf::from("/nonexistent/protoc"))).unwrap();
+        assert_eq!(found.source, "PROTOC");
+        let e = compile_unit(&found, "a.proto", &[("a.proto", "edition = \"2023\";")]).unwrap_err();
+        assert!(e[0].message.contains("PROTOC"), "{e:?}");
+    }
+}
