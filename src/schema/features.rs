@@ -34,6 +34,10 @@ pub struct Features {
     pub message_encoding: i32,
     /// 1 ALLOW, 2 LEGACY_BEST_EFFORT.
     pub json_format: i32,
+    /// Edition 2024's `default_symbol_visibility`: 1 EXPORT_ALL, 2 EXPORT_TOP_LEVEL,
+    /// 3 LOCAL_ALL, 4 STRICT. A file-level, source-retention feature: read from protoc's
+    /// output (run with `--retain_options`), not through prost-reflect's older descriptor.
+    pub default_symbol_visibility: i32,
 }
 
 pub const EXPLICIT: i32 = 1;
@@ -44,6 +48,8 @@ pub const PACKED: i32 = 1;
 pub const VERIFY: i32 = 2;
 pub const DELIMITED: i32 = 2;
 pub const LEGACY_BEST_EFFORT: i32 = 2;
+pub const EXPORT_ALL: i32 = 1;
+pub const EXPORT_TOP_LEVEL: i32 = 2;
 
 const NAMES: [&str; 6] = [
     "field_presence",
@@ -117,7 +123,7 @@ struct EditionDefault {
 }
 
 #[derive(Clone, PartialEq, prost::Message)]
-struct FeatureSetProto {
+pub(super) struct FeatureSetProto {
     #[prost(int32, optional, tag = "1")]
     field_presence: Option<i32>,
     #[prost(int32, optional, tag = "2")]
@@ -130,10 +136,12 @@ struct FeatureSetProto {
     message_encoding: Option<i32>,
     #[prost(int32, optional, tag = "6")]
     json_format: Option<i32>,
+    #[prost(int32, optional, tag = "8")]
+    default_symbol_visibility: Option<i32>,
 }
 
 impl Features {
-    fn merged_proto(mut self, set: &FeatureSetProto) -> Self {
+    pub(super) fn merged_proto(mut self, set: &FeatureSetProto) -> Self {
         let values = [
             set.field_presence,
             set.enum_type,
@@ -146,6 +154,9 @@ impl Features {
             if let Some(n) = value.filter(|n| *n != 0) {
                 *slot = n;
             }
+        }
+        if let Some(n) = set.default_symbol_visibility.filter(|n| *n != 0) {
+            self.default_symbol_visibility = n;
         }
         self
     }
@@ -235,12 +246,18 @@ mod tests {
         );
         assert_eq!((e23.field_presence, e23.enum_type), (EXPLICIT, 1));
         assert_eq!(e23.json_format, 1);
-        assert!(defaults(1001).is_some());
+        assert_eq!(e23.default_symbol_visibility, EXPORT_ALL);
         assert_eq!(
-            defaults(1002),
-            defaults(1001),
-            "2026 changes no feature modelled"
+            defaults(1001).unwrap().default_symbol_visibility,
+            EXPORT_TOP_LEVEL
         );
+        assert!(defaults(1001).is_some());
+        let (e24, e26) = (defaults(1001).unwrap(), defaults(1002).unwrap());
+        assert_eq!(
+            (e26.field_presence, e26.enum_type, e26.utf8_validation),
+            (e24.field_presence, e24.enum_type, e24.utf8_validation)
+        );
+        assert_eq!(e26.default_symbol_visibility, 4, "2026 is STRICT");
         assert_eq!(defaults(9999), None, "UNSTABLE is past the table");
     }
 }

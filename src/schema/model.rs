@@ -130,6 +130,8 @@ pub struct Message {
     pub map_entry: bool,
     /// `json_format = LEGACY_BEST_EFFORT` (proto2's default): JSON name conflicts are allowed.
     pub json_legacy: bool,
+    /// Other files may import it: false for a `local` type of edition 2024 and later.
+    pub exported: bool,
     pub options: Options,
 }
 
@@ -291,6 +293,8 @@ pub struct Enum {
     pub closed: bool,
     /// `json_format = LEGACY_BEST_EFFORT` (proto2's default).
     pub json_legacy: bool,
+    /// Other files may import it: false for a `local` type of edition 2024 and later.
+    pub exported: bool,
     pub reserved_ranges: Vec<(i32, i32)>,
     pub reserved_names: Vec<String>,
     pub options: Options,

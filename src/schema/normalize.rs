@@ -24,6 +24,7 @@ pub fn normalize(
     pool: &DescriptorPool,
     own: &HashMap<String, (String, Arc<FileDocs>, Origin)>,
     editions: &HashMap<String, i32>,
+    local: &HashSet<String>,
     memo: &mut Memo,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Schema {
@@ -43,6 +44,7 @@ pub fn normalize(
             file: file.name().to_string(),
             edition,
             features,
+            local,
             schema: &mut schema,
         };
         ctx.file(&file, origin);
@@ -111,6 +113,8 @@ struct Ctx<'a> {
     edition: Option<i32>,
     /// The features of the current scope (file, then each enclosing message).
     features: Features,
+    /// Messages and enums made local by edition 2024's visibility.
+    local: &'a HashSet<String>,
     schema: &'a mut Schema,
 }
 
@@ -204,6 +208,7 @@ impl Ctx<'_> {
                     .collect(),
                 map_entry: m.is_map_entry(),
                 json_legacy: features.json_format == features::LEGACY_BEST_EFFORT,
+                exported: !self.local.contains(m.full_name()),
                 options,
             },
         );
@@ -251,6 +256,7 @@ impl Ctx<'_> {
                 values,
                 closed: features.enum_type == features::CLOSED,
                 json_legacy: features.json_format == features::LEGACY_BEST_EFFORT,
+                exported: !self.local.contains(e.full_name()),
                 reserved_ranges: e
                     .reserved_ranges()
                     .map(|r| (*r.start(), *r.end()))

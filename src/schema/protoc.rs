@@ -107,6 +107,8 @@ pub fn compile_unit(
         .arg("-I.")
         .arg("--include_imports")
         .arg("--include_source_info")
+        // Keep source-retention options: edition 2024's default_symbol_visibility is one.
+        .arg("--retain_options")
         .arg(format!("--descriptor_set_out={}", out.display()))
         .stdin(Stdio::null())
         .stdout(Stdio::null())

@@ -397,6 +397,7 @@ impl Cache {
             &pool,
             &own,
             &joined.editions,
+            &joined.local,
             &mut self.fingerprints,
             &mut diagnostics,
         ));

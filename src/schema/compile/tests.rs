@@ -256,4 +256,43 @@ enum E { option features.enum_type = CLOSED; Z = 0; ONE = 1; }
             new.schema.content.enums["m.E"].closed
         );
     }
+
+    #[test]
+    fn edition_2024_visibility_is_modelled() {
+        let mut cache = Cache::new();
+        let out = cache.compile(&[
+            src(
+                "v.proto",
+                "1",
+                "edition = \"2024\";\npackage v;\nmessage Top { message Nested {} enum Inner { I = 0; } }\nlocal message Hidden {}\nexport enum E { Z = 0; }\n",
+            ),
+            src(
+                "w.proto",
+                "2",
+                "edition = \"2024\";\npackage w;\noption features.default_symbol_visibility = LOCAL_ALL;\nmessage Private {}\nexport message Public {}\n",
+            ),
+        ]);
+        assert_eq!(out.status, Status::Complete, "{:?}", out.diagnostics);
+        let c = &out.schema.content;
+        let exported = |n: &str| {
+            c.messages
+                .get(n)
+                .map(|m| m.exported)
+                .or_else(|| c.enums.get(n).map(|e| e.exported))
+                .unwrap()
+        };
+        assert!(exported("v.Top"));
+        assert!(
+            !exported("v.Top.Nested"),
+            "2024 exports top-level types only"
+        );
+        assert!(!exported("v.Top.Inner"));
+        assert!(!exported("v.Hidden"));
+        assert!(exported("v.E"));
+        assert!(
+            !exported("w.Private"),
+            "the file's default_symbol_visibility is kept"
+        );
+        assert!(exported("w.Public"));
+    }
 }

@@ -4,7 +4,7 @@
 //! persistent cache and commit histories key on as well. The descriptors protoc writes join
 //! the version's pool, rewritten for prost-reflect.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use prost::Message as _;
@@ -28,6 +28,8 @@ struct UnitFile {
     /// proto2 (prost-reflect reads proto2 and proto3 only), the edition kept in `edition`.
     bytes: Vec<u8>,
     edition: Option<i32>,
+    /// Messages and enums that edition 2024's visibility makes local (not importable).
+    local: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -134,6 +136,8 @@ fn without_protoc(t: &Target<'_>, why: &str) -> Diagnostic {
 pub(super) struct Joined {
     pub done: Vec<(String, String, Arc<FileDocs>)>,
     pub editions: HashMap<String, i32>,
+    /// Full names of the messages and enums made local by edition 2024's visibility.
+    pub local: HashSet<String>,
 }
 
 /// Adds each target's unit to `pool`; a target whose unit failed gets diagnostics.
@@ -152,7 +156,7 @@ pub(super) fn join(
             // A file protox could not parse either: protox's reason reads better.
             (Err(_), Some(d)) => diagnostics.push(d.clone()),
             (Err(ds), None) => diagnostics.extend(ds.iter().map(|d| in_target(d, t.path))),
-            (Ok(out), _) => match add_unit(pool, out, &mut joined.editions) {
+            (Ok(out), _) => match add_unit(pool, out, &mut joined.editions, &mut joined.local) {
                 Ok(()) => joined
                     .done
                     .push((t.path.to_string(), t.key.1.clone(), out.docs.clone())),
@@ -253,10 +257,15 @@ fn run_unit(
             file.clear_field_by_name("edition");
         }
         file.clear_field_by_name("source_code_info");
+        let bytes = file.encode_to_vec();
+        let local = edition
+            .map(|e| local_symbols(&bytes, e))
+            .unwrap_or_default();
         files.push(UnitFile {
             name,
-            bytes: file.encode_to_vec(),
+            bytes,
             edition,
+            local,
         });
     }
     Ok(UnitOut { files, docs })
@@ -268,6 +277,7 @@ fn add_unit(
     pool: &mut DescriptorPool,
     out: &UnitOut,
     editions: &mut HashMap<String, i32>,
+    local: &mut HashSet<String>,
 ) -> Result<(), Diagnostic> {
     for f in &out.files {
         if pool.get_file_by_name(&f.name).is_some() {
@@ -299,6 +309,107 @@ fn add_unit(
         if let Some(e) = f.edition {
             editions.insert(f.name.clone(), e);
         }
+        local.extend(f.local.iter().cloned());
     }
     Ok(())
+}
+
+/// The parts of a `FileDescriptorProto` that say which symbols are local (edition 2024's
+/// `local`/`export` and `default_symbol_visibility`). prost-reflect's bundled descriptor.proto
+/// predates them, so they are read with prost directly (tags from descriptor.proto).
+#[derive(Clone, PartialEq, prost::Message)]
+struct VisFile {
+    #[prost(string, optional, tag = "2")]
+    package: Option<String>,
+    #[prost(message, repeated, tag = "4")]
+    message_type: Vec<VisMessage>,
+    #[prost(message, repeated, tag = "5")]
+    enum_type: Vec<VisEnum>,
+    #[prost(message, optional, tag = "8")]
+    options: Option<VisFileOptions>,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct VisFileOptions {
+    #[prost(message, optional, tag = "50")]
+    features: Option<features::FeatureSetProto>,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct VisMessage {
+    #[prost(string, optional, tag = "1")]
+    name: Option<String>,
+    #[prost(message, repeated, tag = "3")]
+    nested_type: Vec<VisMessage>,
+    #[prost(message, repeated, tag = "4")]
+    enum_type: Vec<VisEnum>,
+    #[prost(int32, optional, tag = "11")]
+    visibility: Option<i32>,
+}
+
+#[derive(Clone, PartialEq, prost::Message)]
+struct VisEnum {
+    #[prost(string, optional, tag = "1")]
+    name: Option<String>,
+    #[prost(int32, optional, tag = "6")]
+    visibility: Option<i32>,
+}
+
+/// `VISIBILITY_LOCAL` and `VISIBILITY_EXPORT`.
+const LOCAL: i32 = 1;
+const EXPORT: i32 = 2;
+
+/// Full names of the messages and enums of a file (edition `edition`) that are local: marked
+/// `local`, or unmarked where the file's `default_symbol_visibility` makes them local.
+fn local_symbols(bytes: &[u8], edition: i32) -> Vec<String> {
+    let Ok(file) = VisFile::decode(bytes) else {
+        return Vec::new();
+    };
+    let mut default = features::defaults(edition).unwrap_or_default();
+    if let Some(set) = file.options.as_ref().and_then(|o| o.features.as_ref()) {
+        default = default.merged_proto(set);
+    }
+    let mode = default.default_symbol_visibility;
+    let is_local = |explicit: Option<i32>, top: bool| match explicit {
+        Some(LOCAL) => true,
+        Some(EXPORT) => false,
+        _ => match mode {
+            features::EXPORT_ALL | 0 => false,
+            features::EXPORT_TOP_LEVEL => !top,
+            _ => true,
+        },
+    };
+    let prefix = file.package.clone().filter(|p| !p.is_empty());
+    let full = |scope: &Option<String>, name: &Option<String>| match scope {
+        Some(s) => format!("{s}.{}", name.as_deref().unwrap_or("")),
+        None => name.clone().unwrap_or_default(),
+    };
+    let mut out = Vec::new();
+    for e in &file.enum_type {
+        if is_local(e.visibility, true) {
+            out.push(full(&prefix, &e.name));
+        }
+    }
+    // Iterative walk: nesting comes from the repository.
+    let mut stack: Vec<(&VisMessage, Option<String>, bool)> = file
+        .message_type
+        .iter()
+        .map(|m| (m, prefix.clone(), true))
+        .collect();
+    while let Some((m, scope, top)) = stack.pop() {
+        let name = full(&scope, &m.name);
+        if is_local(m.visibility, top) {
+            out.push(name.clone());
+        }
+        for e in &m.enum_type {
+            if is_local(e.visibility, false) {
+                out.push(format!("{name}.{}", e.name.as_deref().unwrap_or("")));
+            }
+        }
+        for n in &m.nested_type {
+            stack.push((n, Some(name.clone()), false));
+        }
+    }
+    out.sort();
+    out
 }
