@@ -67,7 +67,18 @@ pub fn run(
     );
     println!("git reads           {:>8.1} ms", ms(s.git));
     println!("parse               {:>8.1} ms", ms(s.compile.parse));
-    println!("link                {:>8.1} ms", ms(s.compile.link));
+    println!(
+        "link (protox)       {:>8.1} ms  ({} files)",
+        ms(s.compile.link),
+        s.compile.protox_files
+    );
+    println!(
+        "protoc              {:>8.1} ms  ({} units compiled, {} reused; {})",
+        ms(s.compile.protoc),
+        s.compile.protoc_units,
+        s.compile.protoc_reused,
+        protolapse::schema::protoc_source()
+    );
     println!("normalize           {:>8.1} ms", ms(s.compile.normalize));
     println!("total load          {:>8.1} ms", ms(total));
     // Every adjacent pair, whole schema (all levels are computed together).

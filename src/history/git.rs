@@ -59,6 +59,7 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
         blobs: HashMap::new(),
         indexes: HashMap::new(),
         link_targets: HashMap::new(),
+        imports: HashMap::new(),
         stats: ReadStats::default(),
     };
 
@@ -250,6 +251,8 @@ pub(super) struct Reader<'r> {
     indexes: HashMap<Oid, Arc<Index>>,
     /// Link blob id -> its target, if readable.
     pub link_targets: HashMap<Oid, Option<String>>,
+    /// Blob id -> the imports of its text, scanned once for the whole history.
+    imports: HashMap<String, Arc<Vec<String>>>,
     pub stats: ReadStats,
 }
 
@@ -457,6 +460,14 @@ impl TreeFiles for CommitTree<'_, '_, '_> {
             .find(|(p, _)| p == repo_path)?
             .1;
         Some((id.to_string(), self.reader.read_blob(id)))
+    }
+
+    fn imports(&mut self, blob: &str, text: &str) -> Arc<Vec<String>> {
+        self.reader
+            .imports
+            .entry(blob.to_string())
+            .or_insert_with(|| Arc::new(crate::proto_text::scan(text)))
+            .clone()
     }
 }
 

@@ -13,6 +13,31 @@ use crate::proto_text::scan as scan_imports;
 const MAX_NOTES: usize = 50;
 /// At most this many files are added from the tree per version.
 const MAX_TREE_FILES: usize = 10_000;
+/// Folder names that hold other projects' protos by convention.
+const VENDOR_DIRS: &[&str] = &[
+    "vendor",
+    "vendored",
+    "third_party",
+    "third-party",
+    "thirdparty",
+    "external",
+    "common-protos",
+];
+
+/// The vendor folder a repository path lies under (`a/third_party` for
+/// `a/third_party/google/api/http.proto`), if any.
+fn vendor_dir(repo_path: &str) -> Option<&str> {
+    let mut end = 0;
+    for part in repo_path.split('/') {
+        end += part.len();
+        if VENDOR_DIRS.contains(&part) && end < repo_path.len() {
+            return Some(&repo_path[..end]);
+        }
+        end += 1;
+    }
+    None
+}
+
 /// At most this many same-named candidates are read to see whether they are copies.
 const MAX_COPIES_READ: usize = 16;
 
@@ -38,6 +63,11 @@ pub(super) trait TreeFiles {
     fn named(&mut self, name: &str) -> Vec<String>;
     /// The blob id and text of the file at `repo_path`, one of those [`TreeFiles::named`] gave.
     fn read(&mut self, repo_path: &str) -> Option<(String, Result<Arc<str>, String>)>;
+    /// The imports of a file's text (blob `blob`); a reader shared by many versions caches
+    /// them by blob.
+    fn imports(&mut self, _blob: &str, text: &str) -> Arc<Vec<String>> {
+        Arc::new(scan_imports(text))
+    }
 }
 
 /// A version's file set while it is assembled. The first file at an import path wins (the
@@ -73,6 +103,7 @@ impl FileSet {
     pub fn finish(mut self, tree: &mut impl TreeFiles) -> (Vec<SourceFile>, Vec<String>) {
         self.files.sort_by(|a, b| a.path.cmp(&b.path));
         let imports = self.add_from_tree(tree);
+        self.vendored();
         self.drop_duplicates(&imports);
         self.files.sort_by(|a, b| a.path.cmp(&b.path));
         let excluded = self
@@ -101,7 +132,7 @@ impl FileSet {
         let mut queue: VecDeque<usize> = (0..self.files.len()).collect();
         while let Some(i) = queue.pop_front() {
             let list = match &self.files[i].text {
-                Ok(text) => scan_imports(text),
+                Ok(text) => tree.imports(&self.files[i].blob, text).as_ref().clone(),
                 Err(_) => Vec::new(),
             };
             let importer = self.files[i].path.clone();
@@ -125,18 +156,27 @@ impl FileSet {
                 let Some(first) = hits.first().cloned() else {
                     continue;
                 };
+                let strictly_shortest = hits.get(1).is_none_or(|second| second.len() > first.len());
                 if hits.len() > 1 && !copies(tree, &hits) {
+                    if !strictly_shortest {
+                        self.note(&format!(
+                            "import `{import}` (from {importer}) matches {} files in the tree: {}; add -I for the one you mean",
+                            hits.len(),
+                            shown(&hits, 5),
+                        ));
+                        continue;
+                    }
+                    // Like protoc with the nearest include folder: the shortest match.
                     self.note(&format!(
-                        "import `{import}` (from {importer}) matches {} files in the tree: {}; add -I for the one you mean",
+                        "import `{import}` (from {importer}) matches {} different files in the tree: {}; using {first}, the shortest (add -I to choose another)",
                         hits.len(),
                         shown(&hits, 5),
                     ));
-                    continue;
                 }
                 let Some((blob, text)) = tree.read(&first) else {
                     continue;
                 };
-                if hits.len() > 1 {
+                if hits.len() > 1 && copies(tree, &hits) {
                     self.note(&format!(
                         "import `{import}` (from {importer}) matches {} copies of one file in the tree: {}; using {first}",
                         hits.len(),
@@ -158,6 +198,42 @@ impl FileSet {
         }
         self.note_found(found);
         imports
+    }
+
+    /// Files whose import path goes through a vendor folder (`vendor/`, `third_party/`,
+    /// `common-protos/`, ...: the proto root is above it) are copies of other projects' protos,
+    /// kept for a build that reaches them through another include folder (`-I common-protos`):
+    /// compiled for their importers only and never judged, so that a vendored dependency is
+    /// not reviewed as the API, and its copies merge with the paths importers use instead of
+    /// colliding ("already defined"). A proto root inside the vendor folder (`-I
+    /// third_party/foo`) leaves the vendor folder out of the import paths: those files are
+    /// judged.
+    fn vendored(&mut self) {
+        let mut dirs: BTreeMap<String, usize> = BTreeMap::new();
+        for f in &mut self.files {
+            if f.origin != FileOrigin::Root {
+                continue;
+            }
+            let Some(dir) = vendor_dir(&f.path) else {
+                continue;
+            };
+            f.origin = FileOrigin::Tree;
+            let shown = f
+                .repo_path
+                .strip_suffix(f.path.as_str())
+                .unwrap_or("")
+                .to_string()
+                + dir;
+            *dirs.entry(shown).or_default() += 1;
+        }
+        for (dir, n) in dirs {
+            self.note(&format!(
+                "{n} file{} under the vendor folder {dir}/ {} compiled for {} importers only, not judged (set proto_paths to judge them)",
+                plural(n),
+                if n == 1 { "is" } else { "are" },
+                if n == 1 { "its" } else { "their" },
+            ));
+        }
     }
 
     /// One note per folder the imports were found under (the `-I` that would have found them).

@@ -12,7 +12,7 @@ use crate::policy::{Analysis, Counts, Hazard, PolicyResult, SemverVerdict};
 use crate::rules::{Bump, Change};
 use crate::sanitize;
 use crate::schema::graph::{RootMatch, build, resolve_root};
-use crate::schema::{Diagnostic, Status, fingerprint};
+use crate::schema::{Diagnostic, HowCompiled, Status, fingerprint};
 
 #[derive(Serialize)]
 pub struct LogJson<'a> {
@@ -108,6 +108,11 @@ pub struct VersionJson<'a> {
     pub message: Option<&'a str>,
     pub proto_roots: &'a [String],
     pub diagnostics: &'a [Diagnostic],
+    /// How the version was compiled: files compiled by protox and by protoc, and the files
+    /// that came from elsewhere than the proto roots (by origin).
+    pub compiled_by: &'a HowCompiled,
+    /// How imports were resolved in the tree (links followed, vendored copies, lookups).
+    pub resolution: &'a [String],
     /// The version it is compared with (its previous relevant version that compiled).
     pub previous: Option<&'a str>,
     /// The bump of the version number from `previous`.
@@ -181,6 +186,8 @@ pub fn to_json<'a>(
                 message: v.version.message.as_deref(),
                 proto_roots: &v.version.proto_roots,
                 diagnostics: &v.compiled.diagnostics,
+                compiled_by: &v.compiled.how,
+                resolution: &v.version.resolution,
                 previous: r
                     .previous
                     .and_then(|p| project.versions.get(p))

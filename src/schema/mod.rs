@@ -16,6 +16,8 @@ mod normalize;
 mod protoc;
 pub mod thirdparty;
 
+pub use protoc::source as protoc_source;
+
 pub use compile::{Cache, CompileStats, Compiled, Diagnostic, HowCompiled, SourceRef, Status};
 pub use graph::{RootMatch, TypeGraph};
 pub use model::{Content, Origin, Schema};

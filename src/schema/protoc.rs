@@ -34,6 +34,14 @@ pub fn locate() -> Result<&'static Protoc, &'static str> {
         .map_err(String::as_str)
 }
 
+/// Which protoc runs, as text for `bench` and `log` (`vendored protoc (path)`, or why none).
+pub fn source() -> String {
+    match locate() {
+        Ok(p) => format!("{} protoc {}", p.source, p.program.display()),
+        Err(why) => format!("no protoc: {why}"),
+    }
+}
+
 fn find(from_env: Option<PathBuf>) -> Result<Protoc, String> {
     let vendored_include = Some(PathBuf::from(env!("PROTOLAPSE_VENDORED_PROTOC_INCLUDE")))
         .filter(|p| !p.as_os_str().is_empty() && p.is_dir());
@@ -66,14 +74,15 @@ fn find(from_env: Option<PathBuf>) -> Result<Protoc, String> {
     })
 }
 
-/// Compiles `target` with the files of its import closure (`(import path, text)`, target
-/// included) to a serialized `FileDescriptorSet` (imports included, dependencies first,
-/// with source info), or the diagnostics protoc printed.
+/// Compiles `targets` with the files of their import closures (`(import path, text)`,
+/// targets included) to a serialized `FileDescriptorSet` (imports included, dependencies
+/// first, with source info), or the diagnostics protoc printed.
 pub fn compile_unit(
     protoc: &Protoc,
-    target: &str,
+    targets: &[&str],
     files: &[(&str, &str)],
 ) -> Result<Vec<u8>, Vec<Diagnostic>> {
+    let target = targets.first().copied().unwrap_or("");
     let fail = |message: String| {
         vec![Diagnostic {
             file: target.to_string(),
@@ -116,12 +125,17 @@ pub fn compile_unit(
     if let Some(include) = &protoc.include {
         cmd.arg(format!("-I{}", include.display()));
     }
-    if target.starts_with('-') {
-        return Err(fail(
-            "a file name starting with `-` would be read by protoc as a flag; not compiled".into(),
-        ));
+    if let Some(bad) = targets.iter().find(|t| t.starts_with('-')) {
+        return Err(vec![Diagnostic {
+            file: bad.to_string(),
+            line: 0,
+            column: 0,
+            message: "a file name starting with `-` would be read by protoc as a flag; not \
+                      compiled"
+                .into(),
+        }]);
     }
-    cmd.arg(target);
+    cmd.args(targets);
     let mut child = cmd.spawn().map_err(|e| {
         fail(format!(
             "cannot run protoc ({}, from {}): {e}; set PROTOC to the path of Google's protoc",
@@ -235,7 +249,8 @@ mod tests {
     fn a_missing_protoc_is_named_with_the_way_out() {
         let found = find(Some(PathBuf::from("/nonexistent/protoc"))).unwrap();
         assert_eq!(found.source, "PROTOC");
-        let e = compile_unit(&found, "a.proto", &[("a.proto", "edition = \"2023\";")]).unwrap_err();
+        let e =
+            compile_unit(&found, &["a.proto"], &[("a.proto", "edition = \"2023\";")]).unwrap_err();
         assert!(e[0].message.contains("PROTOC"), "{e:?}");
     }
 }

@@ -116,6 +116,8 @@ pub struct CompileStats {
     pub protoc_units: usize,
     pub protoc_reused: usize,
     pub protoc: Duration,
+    /// Files opened with protox (judged files of distinct sets).
+    pub protox_files: usize,
 }
 
 /// A blob as protox parsed it, or the imports of one it cannot read (an editions file, or
@@ -221,6 +223,11 @@ impl Cache {
         let mut files: Vec<SourceRef<'a>> = given.to_vec();
         files.sort_by_key(|f| f.path);
         files.dedup_by_key(|f| f.path);
+        for f in &mut files {
+            if f.origin == Origin::Root && vendored_well_known(f.path) {
+                f.origin = Origin::VendoredWellKnown;
+            }
+        }
         let mut parsed: HashMap<String, Parsed> = HashMap::new();
         let mut failed_parse: HashSet<String> = HashSet::new();
         let mut parse_errors: Vec<Diagnostic> = Vec::new();
@@ -308,6 +315,7 @@ impl Cache {
             .filter(|f| f.origin == Origin::Root && protox_files.contains_key(f.path))
             .map(|f| f.path.to_string())
             .collect();
+        self.stats.protox_files += names.len();
         let mut compiler = protox::Compiler::with_file_resolver(SetResolver {
             files: protox_files,
             google: GoogleFileResolver::new(),
@@ -384,6 +392,7 @@ impl Cache {
             .collect();
         let files_total = files.iter().filter(|f| f.origin == Origin::Root).count();
         let files_ok = own.values().filter(|(_, _, o)| *o == Origin::Root).count();
+
         let how = HowCompiled {
             protox: own.len().saturating_sub(protoc_done.len()),
             protoc: protoc_done,
@@ -403,6 +412,33 @@ impl Cache {
         ));
         self.stats.normalize += started.elapsed();
 
+        // Never a silent drop: a judged file left out says so, even without a reason above.
+        let named: HashSet<&str> = diagnostics.iter().map(|d| d.file.as_str()).collect();
+        let unexplained: Vec<Diagnostic> = files
+            .iter()
+            .filter(|f| f.origin == Origin::Root && !own.contains_key(f.path))
+            .filter(|f| !named.contains(f.path))
+            .map(|f| {
+                // Usually an import that failed: the error was reported on the import.
+                let failed_import = units::closure(f.path, &deps)
+                    .into_iter()
+                    .find(|p| p != f.path && named.contains(p.as_str()));
+                Diagnostic {
+                    file: f.path.to_string(),
+                    line: 0,
+                    column: 0,
+                    message: match failed_import {
+                        Some(p) => format!(
+                            "not compiled: it imports `{p}`, which did not compile (see its error)"
+                        ),
+                        None => "not compiled: the compilers gave no reason; it is left out of \
+                                 this version (please report this)"
+                            .into(),
+                    },
+                }
+            })
+            .collect();
+        diagnostics.extend(unexplained);
         if files_total == 0 {
             diagnostics.push(Diagnostic {
                 file: String::new(),
@@ -427,6 +463,13 @@ impl Cache {
             how,
         }
     }
+}
+
+/// `x/google/protobuf/any.proto`: a copy of a well-known type under another import path.
+fn vendored_well_known(path: &str) -> bool {
+    path.match_indices("google/protobuf/").any(|(i, _)| {
+        i > 0 && path[..i].ends_with('/') && GoogleFileResolver::new().open_file(&path[i..]).is_ok()
+    })
 }
 
 /// What protox cannot link: the files it cannot parse (editions) and, transitively, every

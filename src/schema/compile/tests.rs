@@ -296,3 +296,42 @@ enum E { option features.enum_type = CLOSED; Z = 0; ONE = 1; }
         assert!(exported("w.Public"));
     }
 }
+
+mod batches {
+    use super::*;
+
+    #[test]
+    fn several_units_in_one_protoc_call_each_get_their_closure() {
+        let e = |n: &str| {
+            format!(
+                "edition = \"2023\";\npackage {n};\nimport \"base.proto\";\nmessage {n} {{ base.B b = 1; }}\n"
+            )
+        };
+        let (a, b, c) = (e("a"), e("b"), e("c"));
+        let files = [
+            ("a.proto", "1", a.as_str()),
+            ("b.proto", "2", b.as_str()),
+            ("c.proto", "3", c.as_str()),
+            (
+                "base.proto",
+                "4",
+                "syntax = \"proto3\";\npackage base;\nmessage B {}\n",
+            ),
+        ];
+        let refs: Vec<SourceRef<'_>> = files
+            .iter()
+            .map(|(path, blob, text)| SourceRef {
+                path,
+                blob,
+                text: Ok(text),
+                origin: Origin::Root,
+            })
+            .collect();
+        let out = Cache::new().compile(&refs);
+        assert_eq!(out.status, Status::Complete, "{:?}", out.diagnostics);
+        assert_eq!(out.files_ok, 4);
+        for m in ["a.a", "b.b", "c.c", "base.B"] {
+            assert!(out.schema.content.messages.contains_key(m), "{m}");
+        }
+    }
+}

@@ -34,8 +34,8 @@ struct UnitFile {
 
 #[derive(Debug)]
 pub(super) struct UnitOut {
-    /// The closure, dependencies first.
-    files: Vec<UnitFile>,
+    /// The closure, dependencies first (shared between the units of one protoc call).
+    files: Vec<Arc<UnitFile>>,
     /// Docs of the unit's target.
     docs: Arc<FileDocs>,
 }
@@ -84,23 +84,26 @@ impl<'a> Target<'a> {
     }
 }
 
-/// Compiles the units of `targets` that `units` does not hold yet, in parallel; returns how
-/// many were compiled.
+/// Compiles the units of `targets` that `units` does not hold yet; returns how many were
+/// compiled. The new units run as one protoc call per core (a call reads each shared import
+/// once), each unit cut out of its call's output afterwards; a call that fails is split and
+/// retried, so one broken file never takes the others down with it.
 pub(super) fn compile(units: &mut HashMap<UnitKey, Unit>, targets: &[Target<'_>]) -> usize {
+    let mut seen = HashSet::new();
     let todo: Vec<&Target<'_>> = targets
         .iter()
-        .filter(|t| !units.contains_key(&t.key))
+        .filter(|t| !units.contains_key(&t.key) && seen.insert(&t.key))
         .collect();
     let fresh: Vec<(UnitKey, Unit)> = match protoc::locate() {
-        Ok(protoc) => todo
-            .par_iter()
-            .map(|t| {
-                (
-                    t.key.clone(),
-                    Arc::new(run_unit(protoc, t.path, &t.sources)),
-                )
-            })
-            .collect(),
+        Ok(protoc) => {
+            let per_call = todo
+                .len()
+                .div_ceil(rayon::current_num_threads().max(1))
+                .max(1);
+            todo.par_chunks(per_call)
+                .flat_map_iter(|chunk| run_batch(protoc, chunk))
+                .collect()
+        }
         Err(why) => todo
             .iter()
             .map(|t| (t.key.clone(), Arc::new(Err(vec![without_protoc(t, why)]))))
@@ -109,6 +112,52 @@ pub(super) fn compile(units: &mut HashMap<UnitKey, Unit>, targets: &[Target<'_>]
     let n = fresh.len();
     units.extend(fresh);
     n
+}
+
+/// One protoc call for `chunk`; on failure, the units that hold a file protoc named run
+/// alone and the rest together again (halves when protoc named nothing useful).
+fn run_batch(protoc: &protoc::Protoc, chunk: &[&Target<'_>]) -> Vec<(UnitKey, Unit)> {
+    if let [single] = chunk {
+        let out = run_unit(protoc, &[single.path], &single.sources)
+            .and_then(|mut outs| outs.pop().ok_or_else(Vec::new));
+        return vec![(single.key.clone(), Arc::new(out))];
+    }
+    let mut sources: Vec<(&str, &str)> = chunk
+        .iter()
+        .flat_map(|t| t.sources.iter().copied())
+        .collect();
+    sources.sort_unstable();
+    sources.dedup_by_key(|(p, _)| *p);
+    let paths: Vec<&str> = chunk.iter().map(|t| t.path).collect();
+    let errors = match run_unit(protoc, &paths, &sources) {
+        Ok(outs) if outs.len() == chunk.len() => {
+            return chunk
+                .iter()
+                .zip(outs)
+                .map(|(t, out)| (t.key.clone(), Arc::new(Ok(out))))
+                .collect();
+        }
+        Ok(_) => Vec::new(),
+        Err(errors) => errors,
+    };
+    // The units whose closure holds a file protoc complained about run alone; the others
+    // together again. Without such a clue, halves.
+    let bad: HashSet<&str> = errors.iter().map(|d| d.file.as_str()).collect();
+    let (suspects, rest): (Vec<&Target<'_>>, Vec<&Target<'_>>) = chunk
+        .iter()
+        .partition(|t| t.sources.iter().any(|(p, _)| bad.contains(p)));
+    let mut out = Vec::with_capacity(chunk.len());
+    if suspects.is_empty() || rest.is_empty() {
+        let (left, right) = chunk.split_at(chunk.len() / 2);
+        out.extend(run_batch(protoc, left));
+        out.extend(run_batch(protoc, right));
+    } else {
+        for t in suspects {
+            out.extend(run_batch(protoc, &[t]));
+        }
+        out.extend(run_batch(protoc, &rest));
+    }
+    out
 }
 
 /// Why a target was not compiled when there is no protoc.
@@ -189,7 +238,7 @@ fn in_target(d: &Diagnostic, target: &str) -> Diagnostic {
 }
 
 /// `file` and everything it imports within the set, transitively, sorted.
-fn closure(file: &str, deps: &HashMap<&str, Vec<String>>) -> Vec<String> {
+pub(super) fn closure(file: &str, deps: &HashMap<&str, Vec<String>>) -> Vec<String> {
     let mut seen = BTreeSet::new();
     let mut stack = vec![file.to_string()];
     while let Some(f) = stack.pop() {
@@ -201,53 +250,58 @@ fn closure(file: &str, deps: &HashMap<&str, Vec<String>>) -> Vec<String> {
     seen.into_iter().collect()
 }
 
-/// Runs protoc on one unit and rewrites its output for prost-reflect.
+/// Runs protoc on `targets` (with `sources`, their import closures) and rewrites its
+/// output for prost-reflect; one unit per target, in the order given.
 fn run_unit(
     protoc: &protoc::Protoc,
-    target: &str,
+    targets: &[&str],
     sources: &[(&str, &str)],
-) -> Result<UnitOut, Vec<Diagnostic>> {
-    let bytes = protoc::compile_unit(protoc, target, sources)?;
+) -> Result<Vec<UnitOut>, Vec<Diagnostic>> {
+    let first = targets.first().copied().unwrap_or("");
+    let bytes = protoc::compile_unit(protoc, targets, sources)?;
     let fail = |message: String| {
         vec![Diagnostic {
-            file: target.to_string(),
+            file: first.to_string(),
             line: 0,
             column: 0,
             message,
         }]
     };
-    let docs = prost_types::FileDescriptorSet::decode(bytes.as_slice())
-        .ok()
-        .and_then(|set| set.file.into_iter().find(|f| f.name() == target))
-        .map(|f| Arc::new(docs::of_file(&f)))
-        .unwrap_or_default();
-    let global = DescriptorPool::global();
-    let (Some(set_desc), Some(file_desc)) = (
-        global.get_message_by_name("google.protobuf.FileDescriptorSet"),
-        global.get_message_by_name("google.protobuf.FileDescriptorProto"),
-    ) else {
+    let with_info = prost_types::FileDescriptorSet::decode(bytes.as_slice())
+        .map_err(|e| fail(format!("cannot read protoc's descriptor set: {e}")))?;
+    let Some(set_desc) =
+        DescriptorPool::global().get_message_by_name("google.protobuf.FileDescriptorSet")
+    else {
         return Err(fail(
             "descriptor.proto is missing from prost-reflect".into(),
         ));
     };
     let set = DynamicMessage::decode(set_desc, bytes.as_slice())
         .map_err(|e| fail(format!("cannot read protoc's descriptor set: {e}")))?;
-    let mut files = Vec::new();
+    // Every file of the output once, dependencies first (protoc's order).
+    let mut all: Vec<Arc<UnitFile>> = Vec::new();
+    let mut deps: HashMap<String, Vec<String>> = HashMap::new();
     let list = set.get_field_by_name("file");
     for value in list.iter().flat_map(|v| v.as_list()).flatten() {
         let Some(file) = value.as_message() else {
             continue;
         };
         let mut file: DynamicMessage = file.clone();
-        let _ = &file_desc;
-        let name = file
-            .get_field_by_name("name")
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
-        let syntax = file
-            .get_field_by_name("syntax")
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default();
+        let text = |f: &DynamicMessage, name: &str| {
+            f.get_field_by_name(name)
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        };
+        let name = text(&file, "name");
+        let syntax = text(&file, "syntax");
+        let imports: Vec<String> = file
+            .get_field_by_name("dependency")
+            .iter()
+            .flat_map(|v| v.as_list())
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect();
+        deps.insert(name.clone(), imports);
         let mut edition = None;
         if syntax == "editions" {
             edition = file
@@ -261,14 +315,50 @@ fn run_unit(
         let local = edition
             .map(|e| local_symbols(&bytes, e))
             .unwrap_or_default();
-        files.push(UnitFile {
+        all.push(Arc::new(UnitFile {
             name,
             bytes,
             edition,
             local,
-        });
+        }));
     }
-    Ok(UnitOut { files, docs })
+    let by_name: HashMap<&str, usize> = all
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.name.as_str(), i))
+        .collect();
+    let mut outs = Vec::with_capacity(targets.len());
+    for target in targets {
+        let docs = with_info
+            .file
+            .iter()
+            .find(|f| f.name() == *target)
+            .map(|f| Arc::new(docs::of_file(f)))
+            .unwrap_or_default();
+        // The target's closure, in the output's order.
+        let mut wanted = HashSet::new();
+        let mut stack = vec![target.to_string()];
+        while let Some(f) = stack.pop() {
+            if let Some(d) = deps.get(&f) {
+                stack.extend(d.iter().filter(|x| !wanted.contains(*x)).cloned());
+            }
+            wanted.insert(f);
+        }
+        let mut idx: Vec<usize> = wanted
+            .iter()
+            .filter_map(|n| by_name.get(n.as_str()).copied())
+            .collect();
+        idx.sort_unstable();
+        if !by_name.contains_key(target) {
+            return Err(fail(format!("protoc's output lacks `{target}`")));
+        }
+        let files = idx
+            .into_iter()
+            .filter_map(|i| all.get(i).cloned())
+            .collect();
+        outs.push(UnitOut { files, docs });
+    }
+    Ok(outs)
 }
 
 /// Adds a unit's files that the pool does not have yet; an edition without known feature
