@@ -8,6 +8,7 @@ use git2::{Oid, Tree};
 
 use super::buf::excluded;
 use super::git::{Entry, Reader};
+use super::resolve::vendor_dir;
 use super::resolve::{FileSet, join, shown_path};
 use super::{FileOrigin, SourceFile};
 
@@ -51,10 +52,13 @@ impl End {
 
 /// The origin of a file seen at `side` (root + import path) whose content is at `real`: a
 /// file reached through a link is excluded when either is (istio's `google` ->
-/// `common-protos/google`, with `common-protos` excluded, stays excluded).
+/// `common-protos/google`, with `common-protos` excluded, stays excluded), and vendored (not
+/// judged) when the link leads into a vendor folder (`google` -> `common-protos/google`).
 pub(super) fn origin(side: &str, real: &str, excludes: &[String]) -> FileOrigin {
     if excluded(side, excludes) || excluded(real, excludes) {
         FileOrigin::Excluded
+    } else if side != real && vendor_dir(real).is_some() && vendor_dir(side).is_none() {
+        FileOrigin::Tree
     } else {
         FileOrigin::Root
     }

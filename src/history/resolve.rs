@@ -26,7 +26,7 @@ const VENDOR_DIRS: &[&str] = &[
 
 /// The vendor folder a repository path lies under (`a/third_party` for
 /// `a/third_party/google/api/http.proto`), if any.
-fn vendor_dir(repo_path: &str) -> Option<&str> {
+pub(super) fn vendor_dir(repo_path: &str) -> Option<&str> {
     let mut end = 0;
     for part in repo_path.split('/') {
         end += part.len();

@@ -211,6 +211,11 @@ pub(super) fn join(
                     .push((t.path.to_string(), t.key.1.clone(), out.docs.clone())),
                 Err(d) => diagnostics.push(Diagnostic {
                     file: t.path.to_string(),
+                    line: if d.line == 0 && d.file == t.path {
+                        t.edition_line
+                    } else {
+                        d.line
+                    },
                     ..d
                 }),
             },
