@@ -293,6 +293,9 @@ pub fn to_text(
             };
             notes.push(format!("{}{more}", sanitize::line(&d.to_string())));
         }
+        if let Some(how) = v.compiled_by.summary() {
+            notes.push(how);
+        }
         if v.previous.is_none() && v.status != Status::Failed {
             notes.push(sanitize::line(v.semver_reason));
         }

@@ -254,3 +254,30 @@ mod tests {
         assert!(e[0].message.contains("PROTOC"), "{e:?}");
     }
 }
+
+#[cfg(test)]
+mod defaults_tests {
+    use super::*;
+
+    /// The embedded feature defaults are exactly what the protoc we ship writes.
+    #[test]
+    fn embedded_defaults_are_protocs() {
+        let protoc = locate().expect("the vendored protoc");
+        let include = protoc.include.clone().expect("the vendored includes");
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("defaults.binpb");
+        let status = Command::new(&protoc.program)
+            .arg(format!("--edition_defaults_out={}", out.display()))
+            .arg("--edition_defaults_minimum=PROTO2")
+            .arg("--edition_defaults_maximum=2026")
+            .arg(format!("-I{}", include.display()))
+            .arg("google/protobuf/descriptor.proto")
+            .status()
+            .unwrap();
+        assert!(status.success());
+        assert_eq!(
+            std::fs::read(out).unwrap(),
+            include_bytes!("../../assets/editions/feature-set-defaults.binpb")
+        );
+    }
+}

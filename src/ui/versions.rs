@@ -216,6 +216,9 @@ fn info_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         ));
     }
     out.push(Line::from(head));
+    if let Some(how) = v.compiled.as_ref().and_then(|c| c.how.summary()) {
+        out.push(Line::styled(crate::sanitize::line(&how), t.dim()));
+    }
     if let Some(c) = &v.compiled
         && let Some(d) = c.diagnostics.first()
     {

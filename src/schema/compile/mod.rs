@@ -102,6 +102,38 @@ pub struct HowCompiled {
     pub resolved: BTreeMap<String, Origin>,
 }
 
+impl HowCompiled {
+    /// One line, when the version took more than protox on its proto roots:
+    /// `protoc: 3 files; imports: 2 embedded, 5 in the tree, 12 excluded`.
+    pub fn summary(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if !self.protoc.is_empty() {
+            parts.push(format!(
+                "protoc: {} file{}",
+                self.protoc.len(),
+                if self.protoc.len() == 1 { "" } else { "s" }
+            ));
+        }
+        let count = |o: Origin| self.resolved.values().filter(|x| **x == o).count();
+        let resolved: Vec<String> = [
+            (Origin::Embedded, "embedded"),
+            (Origin::Tree, "in the tree"),
+            (Origin::Excluded, "excluded"),
+            (Origin::VendoredWellKnown, "vendored well-known"),
+        ]
+        .into_iter()
+        .filter_map(|(o, name)| match count(o) {
+            0 => None,
+            n => Some(format!("{n} {name}")),
+        })
+        .collect();
+        if !resolved.is_empty() {
+            parts.push(format!("imports: {}", resolved.join(", ")));
+        }
+        (!parts.is_empty()).then(|| parts.join("; "))
+    }
+}
+
 /// Time spent per phase, and how much work was shared.
 #[derive(Debug, Clone, Default)]
 pub struct CompileStats {
