@@ -812,3 +812,44 @@ fn a_buf_dependency_missing_from_the_tree_comes_from_the_embedded_set() {
         m.options
     );
 }
+
+#[test]
+fn a_moved_buf_dependency_pin_is_a_hazard_not_green() {
+    let lock = |commit: &str| {
+        format!(
+            "version: v2\ndeps:\n  - name: buf.build/googleapis/googleapis\n    commit: {commit}\n    digest: b5:0\n"
+        )
+    };
+    let mut r = Repo::new();
+    r.write(
+        "buf.yaml",
+        "version: v2\ndeps:\n  - buf.build/googleapis/googleapis\n",
+    );
+    r.write("buf.lock", &lock("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"));
+    r.write(
+        "svc.proto",
+        "syntax = \"proto3\";\npackage svc;\nimport \"google/api/field_behavior.proto\";\nmessage Req { string name = 1 [(google.api.field_behavior) = REQUIRED]; }\n",
+    );
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write("buf.lock", &lock("bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"));
+    r.commit("bump googleapis");
+    r.tag("v1.0.1");
+    let p = load::load(r.path(), &tags_only(), |_, _| {}).unwrap();
+    assert_eq!(
+        p.versions[1].version.dependencies[0].commit,
+        "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+    );
+    // The schema text is the same: without the pin, this would pass as unchanged.
+    assert!(p.versions[1].unchanged_since.is_some());
+    let a = protolapse::policy::analyze(&p, &Default::default()).unwrap();
+    let h: Vec<_> = a
+        .hazards
+        .iter()
+        .filter(|h| h.kind.id() == "DEPENDENCY_CHANGED")
+        .collect();
+    assert_eq!(h.len(), 1, "{:?}", a.hazards);
+    assert_eq!(h[0].element, "buf.build/googleapis/googleapis");
+    assert_eq!(h[0].versions, ["v1.0.0", "v1.0.1"]);
+    assert!(h[0].message.contains("not judged"), "{}", h[0].message);
+}

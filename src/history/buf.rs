@@ -16,6 +16,9 @@ pub struct Roots {
 struct BufYaml {
     #[serde(default)]
     version: Option<String>,
+    /// Dependency modules (`buf.build/googleapis/googleapis`, maybe with `:ref`).
+    #[serde(default)]
+    deps: Vec<String>,
     #[serde(default)]
     build: Option<Build>,
     #[serde(default)]
@@ -101,6 +104,93 @@ pub fn parse_buf_yaml(dir: &str, text: &str) -> Result<Roots, String> {
         }
     }
     Ok(out)
+}
+
+/// A dependency module of a version, with the commit `buf.lock` pins it at (empty when only
+/// `buf.yaml` names it, unpinned).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct DepPin {
+    /// `buf.build/googleapis/googleapis`.
+    pub module: String,
+    pub commit: String,
+}
+
+/// `buf.lock`, v1 (`remote`/`owner`/`repository`) and v2 (`name`) alike.
+#[derive(Deserialize, Default)]
+struct BufLock {
+    #[serde(default)]
+    deps: Vec<LockDep>,
+}
+
+#[derive(Deserialize, Default)]
+struct LockDep {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    remote: Option<String>,
+    #[serde(default)]
+    owner: Option<String>,
+    #[serde(default)]
+    repository: Option<String>,
+    #[serde(default)]
+    commit: Option<String>,
+}
+
+/// The dependencies of a version: the pins of its `buf.lock` files (at the root, and in each
+/// `buf.work.yaml` directory), else the modules its `buf.yaml` files name, unpinned. Read
+/// with `read` (a path relative to the repository root -> its text); sorted, one per module.
+pub fn dependency_pins(read: impl Fn(&str) -> Option<String>) -> Vec<DepPin> {
+    let mut dirs = vec![".".to_string()];
+    if let Some(text) = read("buf.work.yaml")
+        && let Ok(more) = parse_buf_work(&text)
+    {
+        dirs.extend(more);
+    }
+    let at = |dir: &str, file: &str| {
+        if dir == "." {
+            file.to_string()
+        } else {
+            format!("{dir}/{file}")
+        }
+    };
+    let mut out: Vec<DepPin> = Vec::new();
+    for dir in &dirs {
+        let Some(lock) =
+            read(&at(dir, "buf.lock")).and_then(|t| serde_norway::from_str::<BufLock>(&t).ok())
+        else {
+            continue;
+        };
+        for d in lock.deps {
+            let module = match (d.name, d.remote, d.owner, d.repository) {
+                (Some(name), ..) => name,
+                (None, Some(remote), Some(owner), Some(repo)) => format!("{remote}/{owner}/{repo}"),
+                _ => continue,
+            };
+            out.push(DepPin {
+                module,
+                commit: d.commit.unwrap_or_default(),
+            });
+        }
+    }
+    if out.is_empty() {
+        for dir in &dirs {
+            let Some(doc) =
+                read(&at(dir, "buf.yaml")).and_then(|t| serde_norway::from_str::<BufYaml>(&t).ok())
+            else {
+                continue;
+            };
+            for d in doc.deps {
+                let module = d.split(':').next().unwrap_or(&d).to_string();
+                out.push(DepPin {
+                    module,
+                    commit: String::new(),
+                });
+            }
+        }
+    }
+    out.sort();
+    out.dedup_by(|a, b| a.module == b.module);
+    out
 }
 
 /// Reads a `buf.work.yaml`: its directories are module folders.
@@ -215,5 +305,46 @@ mod tests {
             parse_buf_work("version: v1\ndirectories: [a, b/]\n").unwrap(),
             ["a", "b"]
         );
+    }
+}
+
+#[cfg(test)]
+mod pin_tests {
+    use super::*;
+
+    #[test]
+    fn buf_lock_pins_are_read_in_both_versions() {
+        let v1 = "version: v1\ndeps:\n  - remote: buf.build\n    owner: googleapis\n    repository: googleapis\n    commit: 62f35d8aed1149c291d606d958a7ce32\n";
+        let v2 = "version: v2\ndeps:\n  - name: buf.build/bufbuild/protovalidate\n    commit: b983156c5e994cc9892e0ce3e64e17e0\n    digest: b5:abc\n";
+        for (lock, module, commit) in [
+            (
+                v1,
+                "buf.build/googleapis/googleapis",
+                "62f35d8aed1149c291d606d958a7ce32",
+            ),
+            (
+                v2,
+                "buf.build/bufbuild/protovalidate",
+                "b983156c5e994cc9892e0ce3e64e17e0",
+            ),
+        ] {
+            let pins = dependency_pins(|p| (p == "buf.lock").then(|| lock.to_string()));
+            assert_eq!(
+                pins,
+                [DepPin {
+                    module: module.into(),
+                    commit: commit.into()
+                }]
+            );
+        }
+        // Without a lock, buf.yaml's deps, unpinned.
+        let pins = dependency_pins(|p| {
+            (p == "buf.yaml").then(|| {
+                "version: v2\ndeps:\n  - buf.build/googleapis/googleapis:main\n".to_string()
+            })
+        });
+        assert_eq!(pins[0].module, "buf.build/googleapis/googleapis");
+        assert_eq!(pins[0].commit, "");
+        assert!(dependency_pins(|_| None).is_empty());
     }
 }

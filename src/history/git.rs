@@ -283,6 +283,8 @@ impl Reader<'_> {
             index: None,
         });
         let manifest = read_tree_text(self.repo, &tree, super::BUFFRS_MANIFEST);
+        let dependencies =
+            super::buf::dependency_pins(|path| read_tree_text(self.repo, &tree, path));
         let time = commit.time();
         Ok(Version {
             name: name.to_string(),
@@ -297,6 +299,7 @@ impl Reader<'_> {
             files,
             resolution,
             manifest,
+            dependencies,
             ancestors: None,
         })
     }

@@ -25,6 +25,7 @@ mod worktree;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub use buf::DepPin;
 pub use git::{load, repo_root};
 pub use order::{parse_tag_version, tag_prefix};
 
@@ -85,6 +86,8 @@ pub struct Version {
     pub resolution: Vec<String>,
     /// The text of the buffrs manifest (`Proto.toml`) at the repository root, if any.
     pub manifest: Option<String>,
+    /// The buf dependency modules and the commits `buf.lock` pins them at.
+    pub dependencies: Vec<DepPin>,
     /// For a revision or the working tree: the version tags whose commit is its commit or
     /// one of its ancestors (the releases it builds on). None for tags, or when unknown.
     pub ancestors: Option<Vec<String>>,

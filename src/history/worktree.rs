@@ -71,6 +71,9 @@ impl Reader<'_> {
             files,
             resolution,
             manifest: std::fs::read_to_string(workdir.join(super::BUFFRS_MANIFEST)).ok(),
+            dependencies: super::buf::dependency_pins(|p| {
+                std::fs::read_to_string(workdir.join(p)).ok()
+            }),
             ancestors: None,
         })
     }

@@ -24,6 +24,9 @@ pub enum HazardKind {
     NameReused,
     ReservationDropped,
     TypeReverted,
+    /// A buf dependency's pin moved (`buf.lock`): its files are not in the repository, so
+    /// what changed in it is not judged.
+    DependencyChanged,
 }
 
 impl HazardKind {
@@ -34,6 +37,7 @@ impl HazardKind {
             HazardKind::NameReused => "HAZARD_NAME_REUSED",
             HazardKind::ReservationDropped => "HAZARD_RESERVATION_DROPPED",
             HazardKind::TypeReverted => "HAZARD_TYPE_REVERTED",
+            HazardKind::DependencyChanged => "DEPENDENCY_CHANGED",
         }
     }
 
@@ -49,6 +53,10 @@ impl HazardKind {
             HazardKind::TypeReverted => {
                 "if data was written with the middle type, keep that type or add a new field"
             }
+            HazardKind::DependencyChanged => {
+                "review the dependency's changes between the two pins (`buf breaking` on the \
+                 module), or vendor its files so that protolapse judges them"
+            }
         }
     }
 
@@ -58,6 +66,7 @@ impl HazardKind {
             HazardKind::NameReused => "name_reused",
             HazardKind::ReservationDropped => "reservation_dropped",
             HazardKind::TypeReverted => "type_reverted",
+            HazardKind::DependencyChanged => "dependency_changed",
         }
     }
 }
@@ -145,6 +154,9 @@ pub fn find(versions: &[Loaded], root: Option<&str>) -> Vec<Hazard> {
     let mut containers: BTreeMap<String, Container> = BTreeMap::new();
     let mut out = Vec::new();
     for (i, v) in versions.iter().enumerate() {
+        if let Some(prev) = i.checked_sub(1).and_then(|p| versions.get(p)) {
+            dependencies(prev, v, i, &mut out);
+        }
         if v.compiled.status == Status::Failed {
             continue;
         }
@@ -548,6 +560,43 @@ fn describe(d: &Decl) -> String {
         d.name.clone()
     } else {
         format!("{} {}", d.ty, d.name)
+    }
+}
+
+/// A dependency pinned at another commit than in the version before: its files come from
+/// outside the repository (protolapse compares the types it reaches with its embedded copy,
+/// the same on both sides), so its changes between the pins are not judged — never green on
+/// a dependency moved under us.
+fn dependencies(prev: &Loaded, v: &Loaded, i: usize, out: &mut Vec<Hazard>) {
+    for pin in &v.version.dependencies {
+        let Some(old) = prev
+            .version
+            .dependencies
+            .iter()
+            .find(|p| p.module == pin.module)
+        else {
+            continue;
+        };
+        if old.commit == pin.commit || old.commit.is_empty() || pin.commit.is_empty() {
+            continue;
+        }
+        let short = |c: &str| c.chars().take(12).collect::<String>();
+        out.push(Hazard {
+            kind: HazardKind::DependencyChanged,
+            element: pin.module.clone(),
+            number: None,
+            versions: vec![prev.version.name.clone(), v.version.name.clone()],
+            at: i,
+            message: format!(
+                "buf.lock moves {} from {} to {}: its files are not in the repository, so \
+                 what changed in it is not judged (the types it provides are compared as \
+                 protolapse's embedded copy, the same on both sides)",
+                pin.module,
+                short(&old.commit),
+                short(&pin.commit)
+            ),
+            ignored: None,
+        });
     }
 }
 

@@ -113,6 +113,8 @@ pub struct VersionJson<'a> {
     pub compiled_by: &'a HowCompiled,
     /// How imports were resolved in the tree (links followed, vendored copies, lookups).
     pub resolution: &'a [String],
+    /// buf dependency modules and the commits `buf.lock` pins them at.
+    pub dependencies: &'a [crate::history::DepPin],
     /// The version it is compared with (its previous relevant version that compiled).
     pub previous: Option<&'a str>,
     /// The bump of the version number from `previous`.
@@ -188,6 +190,7 @@ pub fn to_json<'a>(
                 diagnostics: &v.compiled.diagnostics,
                 compiled_by: &v.compiled.how,
                 resolution: &v.version.resolution,
+                dependencies: &v.version.dependencies,
                 previous: r
                     .previous
                     .and_then(|p| project.versions.get(p))
