@@ -392,3 +392,94 @@ fn an_alias_put_first_is_a_softer_rename() {
     assert_eq!(c.verdict.json.backward, Severity::Breaking);
     assert_eq!(c.verdict.source, Source::Breaking);
 }
+
+/// The verdict a rule page's `## Example values` states (`wire backward: hazard`, ...), as
+/// (wire, json).
+fn page_claims(rule: &str) -> (Directions, Directions) {
+    use protolapse::rules::Severity::{self, *};
+    let page = protolapse::rules::page(rule).unwrap();
+    let section = page
+        .split_once("\n## Example values\n")
+        .map(|(_, rest)| rest.split("\n## ").next().unwrap_or(rest))
+        .unwrap_or_else(|| panic!("{rule}: no `## Example values`"));
+    let claim = |level: &str, dir: &str| -> Severity {
+        [Safe, Hazard, Lossy, Breaking]
+            .into_iter()
+            .find(|s| section.contains(&format!("{level} {dir}: {}", s.as_str())))
+            .unwrap_or_else(|| panic!("{rule}: no `{level} {dir}` claim"))
+    };
+    let both = |level| Directions {
+        backward: claim(level, "backward"),
+        forward: claim(level, "forward"),
+    };
+    (both("wire"), both("json"))
+}
+
+/// Editions features reach the rules that judged the syntax they replace: each feature
+/// changed on its own, in edition 2023 text, reports the rule with the verdict its page
+/// states (swapped when the change runs the other way from the page's example).
+#[test]
+fn editions_features_get_the_verdicts_their_rule_pages_state() {
+    let file = |body: &str| format!("edition = \"2023\";\npackage fx;\n\n{body}");
+    // (rule, old, new, the page's example runs new -> old)
+    let cases = [
+        (
+            "FIELD_PRESENCE_CHANGED",
+            "message M {\n  double reading = 1;\n}\n",
+            "message M {\n  double reading = 1 [features.field_presence = IMPLICIT];\n}\n",
+            true,
+        ),
+        (
+            "ENUM_CLOSED_CHANGED",
+            "enum Level {\n  LEVEL_UNKNOWN = 0;\n  LEVEL_HIGH = 1;\n}\n",
+            "enum Level {\n  option features.enum_type = CLOSED;\n  LEVEL_UNKNOWN = 0;\n  LEVEL_HIGH = 1;\n}\n",
+            true,
+        ),
+        (
+            "FIELD_PACKED_CHANGED",
+            "message M {\n  repeated int32 samples = 1;\n}\n",
+            "message M {\n  repeated int32 samples = 1 [features.repeated_field_encoding = EXPANDED];\n}\n",
+            true,
+        ),
+        (
+            "FIELD_TYPE_CHANGED",
+            "message Inner {\n  int32 x = 1;\n}\nmessage M {\n  Inner inner = 1;\n}\n",
+            "message Inner {\n  int32 x = 1;\n}\nmessage M {\n  Inner inner = 1 [features.message_encoding = DELIMITED];\n}\n",
+            false,
+        ),
+        (
+            "FIELD_REQUIRED_ADDED",
+            "message M {\n  int32 kept = 1;\n}\n",
+            "message M {\n  int32 kept = 1;\n  int64 added = 2 [features.field_presence = LEGACY_REQUIRED];\n}\n",
+            false,
+        ),
+        (
+            "FIELD_REQUIRED_REMOVED",
+            "message M {\n  string device = 1 [features.field_presence = LEGACY_REQUIRED];\n}\n",
+            "message M {\n  string device = 1;\n}\n",
+            false,
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (rule, old, new, reversed) in cases {
+        let (old, new) = (compile_one(&file(old)), compile_one(&file(new)));
+        let changes = check(&pair_whole(&old.content, &new.content), &old, &new);
+        let Some(c) = changes.iter().find(|c| c.rule == rule) else {
+            failures.push(format!("{rule}: not reported, only {changes:#?}"));
+            continue;
+        };
+        let (wire, json) = page_claims(rule);
+        let (wire, json) = if reversed {
+            (wire.swapped(), json.swapped())
+        } else {
+            (wire, json)
+        };
+        if (c.verdict.wire, c.verdict.json) != (wire, json) {
+            failures.push(format!(
+                "{rule}: the engine says wire {:?} json {:?}, the page wire {wire:?} json {json:?}",
+                c.verdict.wire, c.verdict.json
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}

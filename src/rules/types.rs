@@ -55,14 +55,21 @@ fn family(s: Scalar) -> Family {
 
 /// Wire: a value written as `w` read as `r` (both singular; message names already known to
 /// differ or not).
-pub fn wire(w: &FieldType, r: &FieldType, reader: &Content, reader_proto3: bool) -> Severity {
+/// `reader_verifies_utf8`: the reader's field rejects text that is not UTF-8 (proto3's and
+/// editions' default `utf8_validation = VERIFY`; proto2 and `NONE` keep the bytes).
+pub fn wire(
+    w: &FieldType,
+    r: &FieldType,
+    reader: &Content,
+    reader_verifies_utf8: bool,
+) -> Severity {
     use FieldType as T;
     match (w, r) {
         (T::Scalar(a), T::Scalar(b)) if a == b => Safe,
         (T::Scalar(Scalar::String), T::Scalar(Scalar::Bytes)) => Safe,
-        // proto3 rejects a message whose string is not UTF-8; proto2 keeps the bytes.
+        // A verifying reader rejects a message whose string is not UTF-8; others keep the bytes.
         (T::Scalar(Scalar::Bytes), T::Scalar(Scalar::String)) => {
-            if reader_proto3 {
+            if reader_verifies_utf8 {
                 Breaking
             } else {
                 Lossy
@@ -126,6 +133,9 @@ pub fn json(w: &FieldType, r: &FieldType) -> Severity {
         (T::Scalar(a), T::Enum(_)) if range(*a).is_some() => Hazard,
         (T::Enum(_), T::Enum(_)) => Safe,
         (T::Message(_), T::Message(_)) | (T::Group(_), T::Group(_)) => Safe,
+        // A group (editions' `message_encoding = DELIMITED`) is the same JSON object as a
+        // length-prefixed field of its message type: only the binary encoding differs.
+        (T::Message(a), T::Group(b)) | (T::Group(a), T::Message(b)) if a == b => Safe,
         _ => Breaking,
     }
 }
@@ -168,5 +178,24 @@ mod tests {
         assert_eq!(json(&S(Int32), &S(Sint32)), Safe, "JSON has no zigzag");
         assert_eq!(json(&S(String), &S(Bytes)), Breaking, "bytes are base64");
         assert_eq!(json(&S(Double), &S(Float)), Lossy);
+    }
+
+    #[test]
+    fn a_delimited_message_is_another_encoding_of_the_same_json() {
+        let (m, g) = (
+            FieldType::Message("fx.M".into()),
+            FieldType::Group("fx.M".into()),
+        );
+        assert_eq!(wire(&m, &g, &Content::default(), true), Breaking);
+        assert_eq!(json(&m, &g), Safe);
+        assert_eq!(json(&g, &m), Safe);
+        assert_eq!(json(&m, &FieldType::Group("fx.Other".into())), Breaking);
+    }
+
+    #[test]
+    fn bytes_read_as_string_depend_on_the_readers_utf8_check() {
+        let c = Content::default();
+        assert_eq!(wire(&S(Bytes), &S(String), &c, true), Breaking);
+        assert_eq!(wire(&S(Bytes), &S(String), &c, false), Lossy);
     }
 }

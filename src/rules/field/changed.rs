@@ -117,9 +117,10 @@ pub(super) fn field_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)>
         .into_iter()
         .filter(|(_, a, b)| !both_messages(a, b))
         .map(|(what, a, b)| {
+            // A reader that checks UTF-8 (proto3, editions' VERIFY) rejects bytes that are not.
             let wire = Directions {
-                backward: types::wire(a, b, n.c, n.proto3()),
-                forward: types::wire(b, a, o.c, o.proto3()),
+                backward: types::wire(a, b, n.c, n.f.utf8_verified),
+                forward: types::wire(b, a, o.c, o.f.utf8_verified),
             };
             let json = Directions {
                 backward: types::json(a, b),

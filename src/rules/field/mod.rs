@@ -43,12 +43,6 @@ impl<'a> F<'a> {
         }
     }
 
-    /// The syntax of the file declaring the field (an extension's own file) is proto3.
-    fn proto3(&self) -> bool {
-        let file = self.ext.map_or(&self.m.file, |e| &e.file);
-        self.c.files.get(file).is_some_and(|f| f.syntax != "proto2")
-    }
-
     /// The name that identifies the field in its scope: its name, or an extension's full
     /// name (which its ProtoJSON key `[pkg.name]` and generated code follow).
     fn name(&self) -> &str {
