@@ -81,6 +81,7 @@ rules! {
     MESSAGE_MOVED, "MESSAGE_NO_DELETE", "a message moved to another file, same full name";
     ENUM_MOVED, "ENUM_NO_DELETE", "an enum moved to another file, same full name";
     MESSAGE_OPTION_CHANGED, "MESSAGE_SAME_MESSAGE_SET_WIRE_FORMAT", "a message option changed";
+    MESSAGE_JSON_FORMAT_CHANGED, "MESSAGE_SAME_JSON_FORMAT", "a message's JSON format feature (ALLOW, LEGACY_BEST_EFFORT) changed";
     FIELD_ADDED, "", "a field was added";
     FIELD_REMOVED, "FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED", "a field was removed and its number not reserved";
     FIELD_REMOVED_RESERVED, "FIELD_NO_DELETE", "a field was removed and its number reserved";
@@ -92,6 +93,7 @@ rules! {
     FIELD_MAP_CHANGED, "FIELD_SAME_TYPE", "a field changed between a map and a repeated entry message";
     FIELD_PRESENCE_CHANGED, "FIELD_SAME_CARDINALITY", "a field gained or lost explicit presence (proto3 optional)";
     FIELD_PACKED_CHANGED, "", "a repeated scalar field's packed encoding changed";
+    FIELD_UTF8_VALIDATION_CHANGED, "FIELD_SAME_UTF8_VALIDATION", "a string field's UTF-8 validation (VERIFY, NONE) changed";
     FIELD_ONEOF_CHANGED, "FIELD_SAME_ONEOF", "a field moved into, out of or between oneofs";
     FIELD_JSON_NAME_CHANGED, "FIELD_SAME_JSON_NAME", "a field's JSON name changed";
     FIELD_DEFAULT_CHANGED, "FIELD_SAME_DEFAULT", "a proto2 field's default value changed";
@@ -118,6 +120,7 @@ rules! {
     ENUM_VALUE_RENAMED, "ENUM_VALUE_SAME_NAME", "an enum value has a new name, same number";
     ENUM_VALUE_NUMBER_CHANGED, "ENUM_VALUE_NO_DELETE", "an enum value kept its name but got a new number";
     ENUM_CLOSED_CHANGED, "ENUM_SAME_TYPE", "an enum changed between open and closed";
+    ENUM_JSON_FORMAT_CHANGED, "ENUM_SAME_JSON_FORMAT", "an enum's JSON format feature (ALLOW, LEGACY_BEST_EFFORT) changed";
     ENUM_RESERVED_REUSED, "RESERVED_ENUM_NO_DELETE", "an enum value uses a reserved number or name";
     ENUM_OPTION_CHANGED, "", "an enum option (allow_alias, deprecated, a custom option, ...) changed";
     ENUM_VALUE_OPTION_CHANGED, "", "an enum value option (deprecated, debug_redact, a custom option, ...) changed";

@@ -1,9 +1,11 @@
 //! Rules on declarations — files, messages (with oneofs and reservations), enums and their
-//! values, services and rpcs, comments — one small function per rule, listed per element
-//! kind in a table. Each function looks at one old/new pair and returns what it finds.
+//! values, the editions features of messages and enums, services and rpcs, comments — one
+//! small function per rule, listed per element kind in a table. Each function looks at one
+//! old/new pair and returns what it finds.
 
 mod comment;
 mod enums;
+mod features;
 mod file;
 mod message;
 mod service;
@@ -39,6 +41,7 @@ const MESSAGE_RULES: &[Rule<Message>] = &[
     message::message_renamed,
     message::message_moved,
     message::message_option_changed,
+    features::message_json_format_changed,
     message::oneof_renamed,
     message::oneof_removed,
     message::oneof_added,
@@ -53,6 +56,7 @@ const ENUM_RULES: &[Rule<Enum>] = &[
     enums::enum_removed,
     enums::enum_moved,
     enums::enum_closed_changed,
+    features::enum_json_format_changed,
     enums::enum_value_number_changed,
     enums::enum_value_removed,
     enums::enum_value_removed_reserved,

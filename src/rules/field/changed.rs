@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use crate::diff::same_shape;
 use crate::schema::graph::is_message;
-use crate::schema::model::{Cardinality, Content, Field, FieldType, Presence};
+use crate::schema::model::{Cardinality, Content, Field, FieldType, Presence, Scalar};
 
 use super::super::options::{self, Kind};
 use super::super::types;
@@ -281,6 +281,46 @@ pub(super) fn field_packed_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String
     vec![(
         Verdict::SAFE,
         "parsers accept packed and unpacked repeated scalars alike".into(),
+    )]
+}
+
+/// The field carries text: a string, or a map with a string key or value.
+fn has_string(f: &Field) -> bool {
+    let string = |t: &FieldType| *t == FieldType::Scalar(Scalar::String);
+    match &f.map {
+        Some((k, v)) => string(k) || string(v),
+        None => string(&f.ty),
+    }
+}
+
+/// A reader that checks UTF-8 rejects a message whose text is not UTF-8, which a writer
+/// that does not check may send: safe while writers send valid text, a hazard otherwise.
+fn utf8_read(w: &F<'_>, r: &F<'_>) -> Severity {
+    if r.f.utf8_verified && !w.f.utf8_verified {
+        Hazard
+    } else {
+        Safe
+    }
+}
+
+pub(super) fn field_utf8_validation_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    // A change of type to or from bytes is FIELD_TYPE_CHANGED's, which judges the check.
+    if o.f.utf8_verified == n.f.utf8_verified || !has_string(o.f) || !has_string(n.f) {
+        return vec![];
+    }
+    let check = |f: &Field| if f.utf8_verified { "VERIFY" } else { "NONE" };
+    vec![(
+        // ProtoJSON is Unicode text: a JSON string is valid UTF-8 either way.
+        v(
+            Directions::of(o, n, utf8_read),
+            Directions::SAFE,
+            Source::Safe,
+        ),
+        format!(
+            "utf8_validation {} -> {}: a reader that verifies rejects a message whose text is not UTF-8, which a writer that does not verify may send",
+            check(o.f),
+            check(n.f)
+        ),
     )]
 }
 

@@ -293,6 +293,10 @@ const CHANGED: &[(&str, Check)] = &[
     ("FIELD_ONEOF_CHANGED", field_oneof_changed),
     ("FIELD_DEFAULT_CHANGED", field_default_changed),
     ("FIELD_PACKED_CHANGED", field_packed_changed),
+    (
+        "FIELD_UTF8_VALIDATION_CHANGED",
+        field_utf8_validation_changed,
+    ),
     ("FIELD_DEPRECATED", field_deprecated),
     ("FIELD_OPTION_CHANGED", field_option_changed),
 ];
