@@ -73,7 +73,7 @@ rules! {
     FILE_ADDED, "", "a file was added";
     FILE_REMOVED, "FILE_NO_DELETE", "a file was removed";
     PACKAGE_CHANGED, "FILE_SAME_PACKAGE", "a file's package changed";
-    SYNTAX_CHANGED, "FILE_SAME_SYNTAX", "a file's syntax (proto2, proto3, editions) changed";
+    SYNTAX_CHANGED, "FILE_SAME_SYNTAX", "a file's syntax or edition (proto2, proto3, edition 2023, 2024) changed";
     FILE_OPTION_CHANGED, "FILE_SAME_GO_PACKAGE", "a file option (go_package, java_package, ...) changed";
     MESSAGE_ADDED, "", "a message was added";
     MESSAGE_REMOVED, "MESSAGE_NO_DELETE", "a message was removed";

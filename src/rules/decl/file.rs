@@ -6,8 +6,7 @@ use crate::diff::Pair;
 use crate::schema::model::File;
 
 use super::super::Finding;
-use super::super::verdict::Severity::*;
-use super::super::verdict::{Directions, Verdict};
+use super::super::verdict::Verdict;
 use super::{Ctx, f, source_only};
 
 /// File options that change generated code.
@@ -78,6 +77,22 @@ pub(super) fn package_changed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
     )]
 }
 
+/// Edition 2024 moved the defaults of language features that protolapse does not model: C++
+/// `string_type = VIEW` (string_view accessors), Java `nest_in_file_class = NO`, Go
+/// `api_level = API_OPAQUE` (accessors instead of struct fields).
+const LANGUAGE_DEFAULTS_MOVED: u32 = 2024;
+
+/// The edition of a file's syntax (`edition 2024` -> 2024); None for proto2 and proto3.
+fn edition(syntax: &str) -> Option<u32> {
+    syntax.strip_prefix("edition ")?.parse().ok()
+}
+
+/// Every consequence of a syntax or edition change for data — presence, packing, closed enums,
+/// UTF-8 checks, JSON format, delimited encoding, visibility — is a resolved feature of the
+/// field, message or enum it touches, judged there by its own rule. A migration that keeps
+/// every feature changes nothing on the wire or in JSON. Generated code changes when one
+/// side is edition 2024 or later, whose language defaults differ (unless the file sets them
+/// back, which the model cannot see).
 pub(super) fn syntax_changed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
     let (Some(o), Some(n)) = (p.old, p.new) else {
         return vec![];
@@ -85,15 +100,28 @@ pub(super) fn syntax_changed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
     if o.syntax == n.syntax {
         return vec![];
     }
-    let verdict = Verdict {
-        wire: Directions {
-            backward: Hazard,
-            forward: Hazard,
-        },
-        ..source_only()
+    let moved = |s: &str| edition(s).is_some_and(|e| e >= LANGUAGE_DEFAULTS_MOVED);
+    let (verdict, message) = if moved(&o.syntax) || moved(&n.syntax) {
+        (
+            source_only(),
+            "edition 2024 moves language defaults (C++ string_view accessors, Java classes out of the file class, Go's Opaque API): generated code changes unless the file sets them back; data changes are reported on the fields and enums they touch",
+        )
+    } else {
+        (
+            Verdict::SAFE,
+            "the same bytes and JSON unless a feature changed, which is reported on the field, message or enum it touches",
+        )
     };
-    vec![f("SYNTAX_CHANGED", &n.name, None, Some(o.syntax.clone()), Some(n.syntax.clone()), verdict, false,
-        "presence, enum closedness, packing and UTF-8 checks follow the syntax; see the field changes".into())]
+    vec![f(
+        "SYNTAX_CHANGED",
+        &n.name,
+        None,
+        Some(o.syntax.clone()),
+        Some(n.syntax.clone()),
+        verdict,
+        false,
+        message.into(),
+    )]
 }
 
 pub(super) fn file_option_changed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
@@ -126,4 +154,17 @@ pub(super) fn file_option_changed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::edition;
+
+    #[test]
+    fn editions_are_read_from_the_syntax() {
+        assert_eq!(edition("edition 2023"), Some(2023));
+        assert_eq!(edition("edition 2024"), Some(2024));
+        assert_eq!(edition("proto3"), None);
+        assert_eq!(edition("proto2"), None);
+    }
 }
