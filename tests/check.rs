@@ -350,7 +350,7 @@ fn blame_prints_each_fields_lifecycle() {
     assert_eq!(code, 0);
     let j: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["kind"], "enum");
-    assert_eq!(j["versions"].as_array().unwrap().len(), 13);
+    assert_eq!(j["versions"].as_array().unwrap().len(), 15);
     let (code, _, err) = run(&["blame", "--demo", "FlightPth"], &tmp);
     assert_eq!(code, 2);
     assert!(

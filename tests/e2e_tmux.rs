@@ -107,10 +107,10 @@ fn demo_in_a_real_terminal() {
         s.contains("root FlightPath") && s.contains("waypoints") && !s.contains("Pick the root")
     });
     // The newest version, against the one before.
-    assert!(s.contains("v2.2.0 → v3.0.0"), "{s}");
+    assert!(s.contains("v3.0.1 → v4.0.0"), "{s}");
     // To the versions pane, then up: each version against its previous relevant one. The
     // broken v1.2.0 is skipped: v2.0.0 compares with v1.1.1.
-    t.keys(&["BTab", "k", "k", "k"]);
+    t.keys(&["BTab", "k", "k", "k", "k", "k"]);
     let s = t.wait("v1.1.1 → v2.0.0", |s| s.contains("v1.1.1 → v2.0.0"));
     assert!(s.contains("Versions"), "{s}");
     t.keys(&["k"]);

@@ -268,8 +268,8 @@ fn moving_through_versions_compares_each_with_its_previous_relevant_version() {
     assert!(app.current().is_some(), "the comparison arrived");
     act(&mut app, Action::Command(Command::FocusPrev));
     assert_eq!(app.focus, Pane::Versions);
-    // v3.0.0 -> v2.2.0 -> v2.1.0 -> v2.0.0 -> v1.2.0 -> v1.1.1
-    for _ in 0..5 {
+    // v4.0.0 -> v3.0.1 -> v3.0.0 -> v2.2.0 -> v2.1.0 -> v2.0.0 -> v1.2.0 -> v1.1.1
+    for _ in 0..7 {
         cmd(&mut app, Command::Up);
     }
     let v111 = index_of(&app, "v1.1.1");
@@ -290,7 +290,7 @@ fn moving_through_versions_compares_each_with_its_previous_relevant_version() {
     let c = app.current().expect("compared");
     assert_eq!(
         (c.old.name.as_str(), c.new.name.as_str()),
-        ("v0.1.0", "v3.0.0")
+        ("v0.1.0", "v4.0.0")
     );
     cmd(&mut app, Command::Home);
     cmd(&mut app, Command::MarkBase);

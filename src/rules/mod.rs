@@ -80,6 +80,7 @@ rules! {
     MESSAGE_RENAMED, "MESSAGE_NO_DELETE", "a message has a new full name and the same structure";
     MESSAGE_MOVED, "MESSAGE_NO_DELETE", "a message moved to another file, same full name";
     ENUM_MOVED, "ENUM_NO_DELETE", "an enum moved to another file, same full name";
+    SYMBOL_VISIBILITY_CHANGED, "", "a message or enum changed between exported and local (edition 2024)";
     MESSAGE_OPTION_CHANGED, "MESSAGE_SAME_MESSAGE_SET_WIRE_FORMAT", "a message option changed";
     MESSAGE_JSON_FORMAT_CHANGED, "MESSAGE_SAME_JSON_FORMAT", "a message's JSON format feature (ALLOW, LEGACY_BEST_EFFORT) changed";
     FIELD_ADDED, "", "a field was added";

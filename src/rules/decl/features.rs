@@ -1,7 +1,8 @@
 //! Rules on the editions features of a message or an enum as a whole:
-//! MESSAGE_JSON_FORMAT_CHANGED and ENUM_JSON_FORMAT_CHANGED (`json_format`). The features of
-//! fields (presence, packing, UTF-8, delimited encoding) are judged by the field rules, an
-//! enum's closedness by ENUM_CLOSED_CHANGED.
+//! MESSAGE_JSON_FORMAT_CHANGED, ENUM_JSON_FORMAT_CHANGED (`json_format`) and
+//! SYMBOL_VISIBILITY_CHANGED (edition 2024's `export` / `local`). The features of fields
+//! (presence, packing, UTF-8, delimited encoding) are judged by the field rules, an enum's
+//! closedness by ENUM_CLOSED_CHANGED.
 
 use crate::diff::Pair;
 use crate::schema::model::{Enum, Message};
@@ -9,7 +10,7 @@ use crate::schema::model::{Enum, Message};
 use super::super::Finding;
 use super::super::verdict::Severity::{self, *};
 use super::super::verdict::{Directions, Verdict};
-use super::{Ctx, f};
+use super::{Ctx, f, source_only};
 
 fn json_format(legacy: bool) -> &'static str {
     if legacy {
@@ -97,4 +98,63 @@ pub(super) fn enum_json_format_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Fi
         Directions::SAFE,
         "enum values are written by their names, unique in the enum either way: JSON unchanged",
     )
+}
+
+/// A message or enum became local (other files can no longer import it: their code and
+/// their generated code stop building) or exported (an addition to what others may use).
+/// The bytes and the JSON know nothing of visibility.
+fn visibility_finding(
+    kind: &str,
+    full_name: &str,
+    name: &str,
+    old: bool,
+    new: bool,
+) -> Vec<Finding> {
+    if old == new {
+        return vec![];
+    }
+    let text = |exported| {
+        let word = if exported { "export" } else { "local" };
+        format!("{word} {kind} {name}")
+    };
+    let (verdict, message) = if new {
+        (
+            Verdict::SAFE,
+            format!("{full_name} is exported: other files may now import it"),
+        )
+    } else {
+        (
+            source_only(),
+            format!(
+                "{full_name} is local to its file: files that import it no longer compile; binary and JSON unchanged"
+            ),
+        )
+    };
+    vec![f(
+        "SYMBOL_VISIBILITY_CHANGED",
+        full_name,
+        None,
+        Some(text(old)),
+        Some(text(new)),
+        verdict,
+        new,
+        message,
+    )]
+}
+
+pub(super) fn message_visibility_changed(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Finding> {
+    let (Some(o), Some(n)) = (p.old, p.new) else {
+        return vec![];
+    };
+    if o.map_entry || n.map_entry {
+        return vec![];
+    }
+    visibility_finding("message", &n.full_name, &n.name, o.exported, n.exported)
+}
+
+pub(super) fn enum_visibility_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
+    let (Some(o), Some(n)) = (p.old, p.new) else {
+        return vec![];
+    };
+    visibility_finding("enum", &n.full_name, &n.name, o.exported, n.exported)
 }
