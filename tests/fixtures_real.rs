@@ -226,3 +226,146 @@ fn opentelemetry_history_is_judged() {
         }
     }
 }
+
+/// protobuf's own history, at the tags where its test protos moved to editions: each
+/// migration compiles on both sides and changes nothing on the wire or in JSON.
+#[test]
+fn protobuf_editions_migrations_keep_their_meaning() {
+    use protolapse::rules::Severity::Safe;
+    let Some(bundle) = fixture("protobuf-src-tags.bundle") else {
+        return;
+    };
+    let dir = clone(&bundle);
+    let pairs = [
+        (
+            "v4.23.4",
+            "v24.0-rc1",
+            "google/protobuf/unittest_arena.proto",
+        ),
+        (
+            "v5.26.1",
+            "v27.0-rc1",
+            "google/protobuf/unittest_import_lite.proto",
+        ),
+    ];
+    let at = |tag: &str| {
+        let p = load::load(
+            &dir.path().join("repo"),
+            &HistoryOptions {
+                tags: Some(tag.into()),
+                proto_paths: vec!["src".into()],
+                ..Default::default()
+            },
+            |_, _| {},
+        )
+        .unwrap();
+        p.versions[0].compiled.clone()
+    };
+    for (old, new, file) in pairs {
+        let (o, n) = (at(old), at(new));
+        for (tag, c) in [(old, &o), (new, &n)] {
+            assert!(
+                c.schema.content.files.contains_key(file)
+                    && !c.diagnostics.iter().any(|d| d.file == file),
+                "{file} compiles in {tag}: {:?}",
+                c.diagnostics
+            );
+        }
+        let syntax = |c: &protolapse::schema::Compiled| c.schema.content.files[file].syntax.clone();
+        assert_eq!(
+            (syntax(&o).as_str(), syntax(&n).as_str()),
+            ("proto2", "edition 2023")
+        );
+        let changes = protolapse::rules::check(
+            &protolapse::diff::pair_whole(&o.schema.content, &n.schema.content),
+            &o.schema,
+            &n.schema,
+        );
+        let of_file: Vec<_> = changes
+            .iter()
+            .filter(|c| {
+                c.element == file
+                    || [&c.old_location, &c.new_location].iter().any(|l| {
+                        l.as_deref()
+                            .is_some_and(|l| l.starts_with(&format!("{file}:")))
+                    })
+            })
+            .collect();
+        assert!(
+            of_file.iter().any(|c| c.rule == "SYNTAX_CHANGED"),
+            "{of_file:?}"
+        );
+        for c in of_file {
+            let v = &c.verdict;
+            assert!(
+                [
+                    v.wire.backward,
+                    v.wire.forward,
+                    v.json.backward,
+                    v.json.forward
+                ] == [Safe; 4],
+                "{old} -> {new}: {c:?}"
+            );
+        }
+    }
+}
+
+/// The newest tag: every editions file compiles except what is named, each for a reason of
+/// its own (no file is left out for being an editions file).
+#[test]
+fn protobuf_newest_tag_compiles_its_editions_files() {
+    let Some(bundle) = fixture("protobuf-src-tags.bundle") else {
+        return;
+    };
+    let dir = clone(&bundle);
+    let p = load::load(
+        &dir.path().join("repo"),
+        &HistoryOptions {
+            tags: Some("v36.0".into()),
+            proto_paths: vec!["src".into()],
+            ..Default::default()
+        },
+        |_, _| {},
+    )
+    .unwrap();
+    let c = &p.versions[0].compiled;
+    assert!(c.how.protoc.len() >= 48, "{:?}", c.how.protoc);
+    let mut failed: Vec<(&str, &str)> = c
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let why = if d.message.contains("UNSTABLE") {
+                "edition UNSTABLE: no feature defaults"
+            } else if d.message.contains("already defined") {
+                "defines what a sibling test file defines"
+            } else {
+                "other"
+            };
+            (d.file.as_str(), why)
+        })
+        .collect();
+    failed.sort();
+    failed.dedup();
+    assert_eq!(
+        failed,
+        [
+            (
+                "google/protobuf/compiler/cpp/cpp_file_options_test.proto",
+                "edition UNSTABLE: no feature defaults"
+            ),
+            (
+                "google/protobuf/compiler/ruby/ruby_generated_code_proto2.proto",
+                "defines what a sibling test file defines"
+            ),
+            (
+                "google/protobuf/compiler/ruby/ruby_generated_pkg_implicit.proto",
+                "defines what a sibling test file defines"
+            ),
+            (
+                "google/protobuf/test_protos/repeated_field_proxy_test.proto",
+                "edition UNSTABLE: no feature defaults"
+            ),
+        ]
+    );
+    assert_eq!(c.files_total - c.files_ok, 4);
+}

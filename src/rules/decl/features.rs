@@ -49,13 +49,32 @@ fn json_format_finding(
     )]
 }
 
+/// Two fields of `m` that a ProtoJSON parser cannot tell apart: one's JSON name or proto
+/// name (parsers accept both) is the other's.
+fn json_clash(m: &Message) -> Option<(&str, &str)> {
+    let mut seen: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for f in m.fields.values() {
+        let mut keys = vec![f.json_name.as_str(), f.name.as_str()];
+        keys.dedup();
+        for key in keys {
+            if let Some(other) = seen.insert(key, &f.name)
+                && other != f.name
+            {
+                return Some((other, &f.name));
+            }
+        }
+    }
+    None
+}
+
 /// protoc accepts ALLOW only for a message whose JSON names map one to one; under
 /// LEGACY_BEST_EFFORT a clash (`display_name` and `displayName`) is only a warning, and
-/// runtimes map the shared key to either field. A reader whose message allows clashes may so
-/// read a key into another field than the writer meant, once its version uses the
-/// permission: safe today, a hazard. A reader held to ALLOW has one field per key.
+/// runtimes map the shared key to either field. A reader whose message allows clashes and
+/// has one may read a key into another field than the writer meant: a hazard. Without a
+/// clash on its side, the reader maps every key as the writer did: the setting changed,
+/// the JSON did not (protobuf's own proto2 -> edition 2023 migrations).
 fn json_legacy_read(w: &Message, r: &Message) -> Severity {
-    if r.json_legacy && !w.json_legacy {
+    if r.json_legacy && !w.json_legacy && json_clash(r).is_some() {
         Hazard
     } else {
         Safe
@@ -69,10 +88,16 @@ pub(super) fn message_json_format_changed(_: &Ctx<'_>, p: Pair<'_, Message>) -> 
     if o.map_entry || n.map_entry {
         return vec![];
     }
-    let message = if n.json_legacy {
-        "LEGACY_BEST_EFFORT: a field may now take a JSON name already in use, and a new JSON reader then maps that key to either field"
-    } else {
-        "ALLOW: protoc now checks that each JSON name maps to one field; an old JSON reader may still map a key it shares between two fields to either"
+    let legacy = if n.json_legacy { n } else { o };
+    let message = match (json_clash(legacy), n.json_legacy) {
+        (Some((a, b)), true) => format!(
+            "LEGACY_BEST_EFFORT: `{a}` and `{b}` share a JSON key, and the new JSON reader maps it to either field"
+        ),
+        (Some((a, b)), false) => format!(
+            "ALLOW: the old message's `{a}` and `{b}` share a JSON key, which an old JSON reader maps to either field"
+        ),
+        (None, true) => "LEGACY_BEST_EFFORT: JSON name clashes are now allowed (a warning); no two fields share a JSON key, so JSON reads as before".to_string(),
+        (None, false) => "ALLOW: protoc now checks that each JSON key maps to one field; none was shared, so JSON reads as before".to_string(),
     };
     json_format_finding(
         "MESSAGE_JSON_FORMAT_CHANGED",
@@ -80,7 +105,7 @@ pub(super) fn message_json_format_changed(_: &Ctx<'_>, p: Pair<'_, Message>) -> 
         (&n.full_name, &n.name),
         (o.json_legacy, n.json_legacy),
         Directions::of(o, n, json_legacy_read),
-        message,
+        &message,
     )
 }
 
