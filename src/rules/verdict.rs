@@ -105,6 +105,11 @@ impl Verdict {
         source: Source::Safe,
     };
 
+    /// No reader of the data, binary or JSON, in either direction, sees a difference.
+    pub fn data_safe(&self) -> bool {
+        self.wire.worst().max(self.json.worst()) == Severity::Safe
+    }
+
     pub fn worst(&self) -> Severity {
         let s = self.wire.worst().max(self.json.worst());
         if self.source == Source::Breaking {

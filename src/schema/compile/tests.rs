@@ -2,17 +2,17 @@
 
 use super::*;
 
+fn src<'a>(path: &'a str, blob: &'a str, text: &'a str) -> SourceRef<'a> {
+    SourceRef {
+        path,
+        blob,
+        text: Ok(text),
+        origin: Origin::Root,
+    }
+}
+
 mod protox_sets {
     use super::*;
-
-    fn src<'a>(path: &'a str, blob: &'a str, text: &'a str) -> SourceRef<'a> {
-        SourceRef {
-            path,
-            blob,
-            text: Ok(text),
-            origin: Origin::Root,
-        }
-    }
 
     #[test]
     fn a_broken_file_leaves_the_rest() {
@@ -118,15 +118,6 @@ mod protox_sets {
 mod editions {
     use super::*;
     use crate::schema::model::{Cardinality, FieldType, Presence};
-
-    fn src<'a>(path: &'a str, blob: &'a str, text: &'a str) -> SourceRef<'a> {
-        SourceRef {
-            path,
-            blob,
-            text: Ok(text),
-            origin: Origin::Root,
-        }
-    }
 
     const EDITION: &str = r#"edition = "2023";
 package e;
@@ -318,15 +309,7 @@ mod batches {
                 "syntax = \"proto3\";\npackage base;\nmessage B {}\n",
             ),
         ];
-        let refs: Vec<SourceRef<'_>> = files
-            .iter()
-            .map(|(path, blob, text)| SourceRef {
-                path,
-                blob,
-                text: Ok(text),
-                origin: Origin::Root,
-            })
-            .collect();
+        let refs: Vec<SourceRef<'_>> = files.iter().map(|(p, b, t)| src(p, b, t)).collect();
         let out = Cache::new().compile(&refs);
         assert_eq!(out.status, Status::Complete, "{:?}", out.diagnostics);
         assert_eq!(out.files_ok, 4);
