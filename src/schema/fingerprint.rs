@@ -14,13 +14,11 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use super::wire::{SOURCE_CODE_INFO, strip_fields};
 use prost_reflect::DescriptorPool;
 use sha2::{Digest, Sha256};
 
 use super::model::Content;
-
-/// `FileDescriptorProto.source_code_info`.
-const SOURCE_CODE_INFO: u64 = 9;
 
 /// File digests by the digest of (file, blob, import closure blobs).
 pub type Memo = HashMap<[u8; 32], [u8; 32]>;
@@ -37,7 +35,7 @@ pub fn of_pool(pool: &DescriptorPool, blobs: &HashMap<&str, &str>, memo: &mut Me
         let key = closure_key(file, blobs);
         let digest = *memo.entry(key).or_insert_with(|| {
             let bytes = file.encode_to_vec();
-            Sha256::digest(strip_field(&bytes, SOURCE_CODE_INFO)).into()
+            Sha256::digest(strip_fields(&bytes, &[SOURCE_CODE_INFO])).into()
         });
         hasher.update((name.len() as u64).to_le_bytes());
         hasher.update(name.as_bytes());
@@ -141,61 +139,18 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Removes every top-level occurrence of field `number` from an encoded message. On
-/// malformed input the rest is kept as it is (the pool encoded it, so it is well formed).
-fn strip_field(bytes: &[u8], number: u64) -> Vec<u8> {
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut pos = 0;
-    while pos < bytes.len() {
-        let start = pos;
-        let Some(key) = varint(bytes, &mut pos) else {
-            break;
-        };
-        let len = match key & 7 {
-            0 => varint(bytes, &mut pos).map(|_| 0),
-            1 => Some(8),
-            2 => varint(bytes, &mut pos).and_then(|l| usize::try_from(l).ok()),
-            5 => Some(4),
-            _ => None,
-        };
-        let Some(len) = len else {
-            out.extend_from_slice(&bytes[start..]);
-            return out;
-        };
-        let end = pos.saturating_add(len).min(bytes.len());
-        if key >> 3 != number {
-            out.extend_from_slice(&bytes[start..end]);
-        }
-        pos = end;
-    }
-    out
-}
-
-fn varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
-    let mut value = 0u64;
-    for shift in (0..64).step_by(7) {
-        let b = *bytes.get(*pos)?;
-        *pos += 1;
-        value |= u64::from(b & 0x7f) << shift;
-        if b & 0x80 == 0 {
-            return Some(value);
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::super::wire::strip_fields;
 
     #[test]
     fn strips_only_the_given_top_level_field() {
         // field 1 (len 2 "ab"), field 9 (len 1), field 2 varint 150
         let msg = [0x0a, 2, b'a', b'b', 0x4a, 1, 0xff, 0x10, 0x96, 0x01];
         assert_eq!(
-            strip_field(&msg, 9),
+            strip_fields(&msg, &[9]),
             [0x0a, 2, b'a', b'b', 0x10, 0x96, 0x01]
         );
-        assert_eq!(strip_field(&msg, 7), msg);
+        assert_eq!(strip_fields(&msg, &[7]), msg);
     }
 }

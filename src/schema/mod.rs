@@ -15,6 +15,7 @@ pub mod model;
 mod normalize;
 mod protoc;
 pub mod thirdparty;
+mod wire;
 
 pub use protoc::source as protoc_source;
 

@@ -13,6 +13,9 @@ use std::time::{Duration, Instant};
 
 use super::compile::Diagnostic;
 
+/// protoc processes started by this process, for `bench`.
+pub static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// A unit that takes longer than this is stopped and reported.
 const TIME_LIMIT: Duration = Duration::from_secs(120);
 
@@ -37,7 +40,12 @@ pub fn locate() -> Result<&'static Protoc, &'static str> {
 /// Which protoc runs, as text for `bench` and `log` (`vendored protoc (path)`, or why none).
 pub fn source() -> String {
     match locate() {
-        Ok(p) => format!("{} protoc {}", p.source, p.program.display()),
+        Ok(p) => format!(
+            "{} calls of {} protoc {}",
+            CALLS.load(std::sync::atomic::Ordering::Relaxed),
+            p.source,
+            p.program.display()
+        ),
         Err(why) => format!("no protoc: {why}"),
     }
 }
@@ -136,6 +144,7 @@ pub fn compile_unit(
         }]);
     }
     cmd.args(targets);
+    CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut child = cmd.spawn().map_err(|e| {
         fail(format!(
             "cannot run protoc ({}, from {}): {e}; set PROTOC to the path of Google's protoc",

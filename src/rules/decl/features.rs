@@ -85,7 +85,7 @@ pub(super) fn message_json_format_changed(_: &Ctx<'_>, p: Pair<'_, Message>) -> 
     let (Some(o), Some(n)) = (p.old, p.new) else {
         return vec![];
     };
-    if o.map_entry || n.map_entry {
+    if o.map_entry || n.map_entry || o.json_legacy == n.json_legacy {
         return vec![];
     }
     let legacy = if n.json_legacy { n } else { o };

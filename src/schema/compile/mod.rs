@@ -175,6 +175,8 @@ pub struct Cache {
     parsed: HashMap<(String, String), Result<Parsed, Diagnostic>>,
     sets: HashMap<Vec<(String, String)>, Arc<Compiled>>,
     units: HashMap<UnitKey, Unit>,
+    /// Files (path, blob) protoc rejected: units holding one run alone.
+    rejected: HashSet<(String, String)>,
     fingerprints: Memo,
     pub stats: CompileStats,
 }
@@ -397,7 +399,7 @@ impl Cache {
                 t
             })
             .collect();
-        let compiled = units::compile(&mut self.units, &targets);
+        let compiled = units::compile(&mut self.units, &mut self.rejected, &targets);
         self.stats.protoc_units += compiled;
         self.stats.protoc_reused += targets.len() - compiled;
         let joined = units::join(&mut pool, &self.units, &targets, &mut diagnostics);
@@ -416,9 +418,16 @@ impl Cache {
             .files()
             .filter_map(|f| {
                 let origin = *origin_of.get(f.name())?;
-                let (blob, docs) = file_docs
+                // The blob keys the fingerprint memo: always the set's, never a blank.
+                let blob = blob_of
+                    .get(f.name())
+                    .copied()
+                    .unwrap_or_default()
+                    .to_string();
+                let docs = file_docs
                     .remove(f.name())
-                    .unwrap_or_else(|| (String::new(), Arc::new(FileDocs::new())));
+                    .map(|(_, docs)| docs)
+                    .unwrap_or_default();
                 Some((f.name().to_string(), (blob, docs, origin)))
             })
             .collect();

@@ -318,3 +318,47 @@ mod batches {
         }
     }
 }
+
+mod fingerprints {
+    use super::*;
+
+    /// A file only protoc brings in (an excluded editions file an editions file imports) still keys the
+    /// fingerprint memo by its blob: a version's fingerprint is the same whatever was
+    /// compiled before it.
+    #[test]
+    fn a_fingerprint_does_not_depend_on_what_came_before() {
+        let e =
+            "edition = \"2023\";\npackage e;\nimport \"dep.proto\";\nmessage E { dep.D d = 1; }\n";
+        let dep = |body: &'static str, blob: &'static str| SourceRef {
+            path: "dep.proto",
+            blob,
+            text: Ok(body),
+            origin: Origin::Excluded,
+        };
+        let v1 = [
+            src("e.proto", "1", e),
+            dep(
+                "edition = \"2023\";\npackage dep;\nmessage D { int32 a = 1; }\n",
+                "d1",
+            ),
+        ];
+        let v2 = [
+            src("e.proto", "1", e),
+            dep(
+                "edition = \"2023\";\npackage dep;\nmessage D { string a = 1; }\n",
+                "d2",
+            ),
+        ];
+        let mut history = Cache::new();
+        history.compile(&v1);
+        let in_history = history.compile(&v2);
+        let alone = Cache::new().compile(&v2);
+        assert_eq!(
+            in_history.status,
+            Status::Complete,
+            "{:?}",
+            in_history.diagnostics
+        );
+        assert_eq!(in_history.schema.fingerprint, alone.schema.fingerprint);
+    }
+}

@@ -8,14 +8,28 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use prost::Message as _;
-use prost_reflect::{DescriptorPool, DynamicMessage, Value};
+use prost_reflect::DescriptorPool;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
 use super::super::docs::{self, FileDocs};
 use super::super::features;
 use super::super::protoc;
+use super::super::wire::{self, EDITION, FILE, SOURCE_CODE_INFO, SYNTAX};
 use super::Diagnostic;
+
+/// The head of a `FileDescriptorProto`: enough to rewrite it and follow its imports.
+#[derive(Clone, PartialEq, prost::Message)]
+struct FileHead {
+    #[prost(string, optional, tag = "1")]
+    name: Option<String>,
+    #[prost(string, repeated, tag = "3")]
+    dependency: Vec<String>,
+    #[prost(string, optional, tag = "12")]
+    syntax: Option<String>,
+    #[prost(int32, optional, tag = "14")]
+    edition: Option<i32>,
+}
 
 /// (import path, blob id, hash of the import closure's paths and blobs).
 pub(super) type UnitKey = (String, String, [u8; 32]);
@@ -47,6 +61,8 @@ pub(super) struct Target<'a> {
     pub path: &'a str,
     pub key: UnitKey,
     pub sources: Vec<(&'a str, &'a str)>,
+    /// The closure as (path, blob).
+    pub blobs: Vec<(String, String)>,
     /// Why protox could not parse it, if that is why it is here.
     pub protox_error: Option<&'a Diagnostic>,
     /// The line of its `edition` statement, for a diagnostic without protoc.
@@ -74,10 +90,18 @@ impl<'a> Target<'a> {
             .iter()
             .filter_map(|p| texts.get_key_value(p.as_str()).map(|(k, v)| (*k, *v)))
             .collect();
+        let blobs = closure
+            .iter()
+            .map(|p| {
+                let b = blob_of.get(p.as_str()).copied().unwrap_or("");
+                (p.clone(), b.to_string())
+            })
+            .collect();
         Target {
             path,
             key: (path.to_string(), blob.to_string(), h.finalize().into()),
             sources,
+            blobs,
             protox_error: None,
             edition_line: 0,
         }
@@ -88,7 +112,11 @@ impl<'a> Target<'a> {
 /// compiled. The new units run as one protoc call per core (a call reads each shared import
 /// once), each unit cut out of its call's output afterwards; a call that fails is split and
 /// retried, so one broken file never takes the others down with it.
-pub(super) fn compile(units: &mut HashMap<UnitKey, Unit>, targets: &[Target<'_>]) -> usize {
+pub(super) fn compile(
+    units: &mut HashMap<UnitKey, Unit>,
+    bad: &mut HashSet<(String, String)>,
+    targets: &[Target<'_>],
+) -> usize {
     let mut seen = HashSet::new();
     let todo: Vec<&Target<'_>> = targets
         .iter()
@@ -96,11 +124,19 @@ pub(super) fn compile(units: &mut HashMap<UnitKey, Unit>, targets: &[Target<'_>]
         .collect();
     let fresh: Vec<(UnitKey, Unit)> = match protoc::locate() {
         Ok(protoc) => {
-            let per_call = todo
+            // A unit whose closure holds a file protoc rejected before runs alone at once.
+            let (alone, together): (Vec<&Target<'_>>, Vec<&Target<'_>>) = todo
+                .iter()
+                .partition(|t| t.blobs.iter().any(|b| bad.contains(b)));
+            let per_call = together
                 .len()
                 .div_ceil(rayon::current_num_threads().max(1))
                 .max(1);
-            todo.par_chunks(per_call)
+            let mut calls: Vec<Vec<&Target<'_>>> =
+                together.chunks(per_call).map(<[_]>::to_vec).collect();
+            calls.extend(alone.into_iter().map(|t| vec![t]));
+            calls
+                .par_iter()
                 .flat_map_iter(|chunk| run_batch(protoc, chunk))
                 .collect()
         }
@@ -109,6 +145,18 @@ pub(super) fn compile(units: &mut HashMap<UnitKey, Unit>, targets: &[Target<'_>]
             .map(|t| (t.key.clone(), Arc::new(Err(vec![without_protoc(t, why)]))))
             .collect(),
     };
+    // Remember the files protoc complained about, by blob.
+    for (key, unit) in &fresh {
+        if let Err(ds) = unit.as_ref()
+            && let Some(t) = todo.iter().find(|t| &t.key == key)
+        {
+            for d in ds {
+                if let Some(b) = t.blobs.iter().find(|(p, _)| *p == d.file) {
+                    bad.insert(b.clone());
+                }
+            }
+        }
+    }
     let n = fresh.len();
     units.extend(fresh);
     n
@@ -272,51 +320,39 @@ fn run_unit(
             message,
         }]
     };
-    let with_info = prost_types::FileDescriptorSet::decode(bytes.as_slice())
-        .map_err(|e| fail(format!("cannot read protoc's descriptor set: {e}")))?;
-    let Some(set_desc) =
-        DescriptorPool::global().get_message_by_name("google.protobuf.FileDescriptorSet")
-    else {
-        return Err(fail(
-            "descriptor.proto is missing from prost-reflect".into(),
-        ));
-    };
-    let set = DynamicMessage::decode(set_desc, bytes.as_slice())
-        .map_err(|e| fail(format!("cannot read protoc's descriptor set: {e}")))?;
-    // Every file of the output once, dependencies first (protoc's order).
+    // Every file of the output once, dependencies first (protoc's order). Only the head of
+    // each file is decoded; editions files get `syntax` rewritten and `edition` dropped on
+    // the wire, every file loses its source info, custom options stay as they are.
     let mut all: Vec<Arc<UnitFile>> = Vec::new();
     let mut deps: HashMap<String, Vec<String>> = HashMap::new();
-    let list = set.get_field_by_name("file");
-    for value in list.iter().flat_map(|v| v.as_list()).flatten() {
-        let Some(file) = value.as_message() else {
+    let mut docs_of: HashMap<String, Arc<FileDocs>> = HashMap::new();
+    for (number, _, payload) in wire::fields(&bytes) {
+        let (FILE, Some(file)) = (number, payload) else {
             continue;
         };
-        let mut file: DynamicMessage = file.clone();
-        let text = |f: &DynamicMessage, name: &str| {
-            f.get_field_by_name(name)
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default()
-        };
-        let name = text(&file, "name");
-        let syntax = text(&file, "syntax");
-        let imports: Vec<String> = file
-            .get_field_by_name("dependency")
-            .iter()
-            .flat_map(|v| v.as_list())
-            .flatten()
-            .filter_map(|v| v.as_str().map(str::to_string))
-            .collect();
-        deps.insert(name.clone(), imports);
-        let mut edition = None;
-        if syntax == "editions" {
-            edition = file
-                .get_field_by_name("edition")
-                .and_then(|v| v.as_enum_number());
-            file.set_field_by_name("syntax", Value::String("proto2".into()));
-            file.clear_field_by_name("edition");
+        let head = FileHead::decode(file)
+            .map_err(|e| fail(format!("cannot read protoc's descriptor set: {e}")))?;
+        let name = head.name.unwrap_or_default();
+        if targets.contains(&name.as_str())
+            && let Ok(full) = prost_types::FileDescriptorProto::decode(file)
+        {
+            docs_of.insert(name.clone(), Arc::new(docs::of_file(&full)));
         }
-        file.clear_field_by_name("source_code_info");
-        let bytes = file.encode_to_vec();
+        deps.insert(name.clone(), head.dependency);
+        let editions = head.syntax.as_deref() == Some("editions");
+        let edition = head.edition.filter(|_| editions);
+        let mut bytes = wire::strip_fields(
+            file,
+            if editions {
+                &[SOURCE_CODE_INFO, SYNTAX, EDITION]
+            } else {
+                &[SOURCE_CODE_INFO]
+            },
+        );
+        if editions {
+            // prost-reflect reads proto2 and proto3 only; the features say the rest.
+            wire::push_bytes(&mut bytes, SYNTAX, b"proto2");
+        }
         let local = edition
             .map(|e| local_symbols(&bytes, e))
             .unwrap_or_default();
@@ -334,12 +370,7 @@ fn run_unit(
         .collect();
     let mut outs = Vec::with_capacity(targets.len());
     for target in targets {
-        let docs = with_info
-            .file
-            .iter()
-            .find(|f| f.name() == *target)
-            .map(|f| Arc::new(docs::of_file(f)))
-            .unwrap_or_default();
+        let docs = docs_of.get(*target).cloned().unwrap_or_default();
         // The target's closure, in the output's order.
         let mut wanted = HashSet::new();
         let mut stack = vec![target.to_string()];
