@@ -26,7 +26,28 @@ pub struct Protoc {
     pub include: Option<PathBuf>,
     /// Where it came from (`PROTOC`, `vendored`), for `log` and `bench`.
     pub source: &'static str,
+    /// Its version (`libprotoc 36.2` -> 36; `libprotoc 3.21.12` -> 3), 0 when unknown.
+    pub major: u32,
 }
+
+/// The major version `protoc --version` prints (`libprotoc 36.2` -> 36), 0 when unknown.
+fn major_version(program: &Path) -> u32 {
+    Command::new(program)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()
+        .and_then(|o| {
+            let text = String::from_utf8_lossy(&o.stdout).into_owned();
+            let v = text.split_whitespace().nth(1)?.to_string();
+            v.split('.').next()?.parse().ok()
+        })
+        .unwrap_or(0)
+}
+
+/// The oldest protoc that reads `edition = "2023"`.
+const EDITIONS_SINCE: u32 = 27;
 
 /// The protoc found for this process (looked up once), or why there is none.
 pub fn locate() -> Result<&'static Protoc, &'static str> {
@@ -55,6 +76,7 @@ fn find(from_env: Option<PathBuf>) -> Result<Protoc, String> {
         .filter(|p| !p.as_os_str().is_empty() && p.is_dir());
     if let Some(program) = from_env.filter(|p| !p.as_os_str().is_empty()) {
         return Ok(Protoc {
+            major: major_version(&program),
             program,
             include: vendored_include,
             source: "PROTOC",
@@ -76,6 +98,7 @@ fn find(from_env: Option<PathBuf>) -> Result<Protoc, String> {
         ));
     }
     Ok(Protoc {
+        major: major_version(&vendored),
         program: vendored,
         include: vendored_include,
         source: "vendored",
@@ -124,12 +147,14 @@ pub fn compile_unit(
         .arg("-I.")
         .arg("--include_imports")
         .arg("--include_source_info")
-        // Keep source-retention options: edition 2024's default_symbol_visibility is one.
-        .arg("--retain_options")
         .arg(format!("--descriptor_set_out={}", out.display()))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
+    if protoc.major >= 22 || protoc.major == 0 {
+        // Keep source-retention options: edition 2024's default_symbol_visibility is one.
+        cmd.arg("--retain_options");
+    }
     if let Some(include) = &protoc.include {
         cmd.arg(format!("-I{}", include.display()));
     }
@@ -187,6 +212,16 @@ pub fn compile_unit(
             .collect();
         if diagnostics.is_empty() {
             diagnostics = fail(format!("protoc failed ({status}) without a message"));
+        }
+        if (1..EDITIONS_SINCE).contains(&protoc.major)
+            && let Some(first) = diagnostics.first_mut()
+        {
+            first.message.push_str(&format!(
+                " (the protoc used, {} from {}, is version {}: editions need protoc {EDITIONS_SINCE} or newer; unset PROTOC to use the bundled one)",
+                protoc.program.display(),
+                protoc.source,
+                protoc.major
+            ));
         }
         return Err(diagnostics);
     }
@@ -257,7 +292,7 @@ mod tests {
     #[test]
     fn a_missing_protoc_is_named_with_the_way_out() {
         let found = find(Some(PathBuf::from("/nonexistent/protoc"))).unwrap();
-        assert_eq!(found.source, "PROTOC");
+        assert_eq!((found.source, found.major), ("PROTOC", 0));
         let e =
             compile_unit(&found, &["a.proto"], &[("a.proto", "edition = \"2023\";")]).unwrap_err();
         assert!(e[0].message.contains("PROTOC"), "{e:?}");
