@@ -25,6 +25,21 @@ pub fn scan(text: &str) -> Vec<String> {
     out
 }
 
+/// The 1-based line of the file's `edition = "...";` statement: the first statement, as
+/// protobuf requires (a field or enum value named `edition`, or a comment, is not one).
+pub fn edition_line(text: &str) -> Option<u32> {
+    let mut tokens = Tokens { rest: text };
+    let Some(Token::Word("edition")) = tokens.next() else {
+        return None;
+    };
+    let start = text.len() - tokens.rest.len() - "edition".len();
+    if tokens.next() != Some(Token::Punct('=')) {
+        return None;
+    }
+    let line = text.get(..start).unwrap_or("").matches('\n').count() + 1;
+    Some(u32::try_from(line).unwrap_or(u32::MAX))
+}
+
 #[derive(Debug, PartialEq, Eq)]
 enum Token<'a> {
     Word(&'a str),
@@ -105,6 +120,24 @@ message M { string import = 1; }
 option (x) = "import \"f.proto\"";
 "#;
         assert_eq!(scan(text), ["a/b.proto", "c.proto", "d.proto", "e.proto"]);
+    }
+
+    #[test]
+    fn only_a_first_statement_declares_an_edition() {
+        use super::edition_line;
+        assert_eq!(
+            edition_line("// c\n/* x */\nedition = \"2023\";\n"),
+            Some(3)
+        );
+        assert_eq!(
+            edition_line("syntax = \"proto3\";\nenum E {\n  edition = 0;\n}\n"),
+            None
+        );
+        assert_eq!(
+            edition_line("/*\nedition = \"2023\";\n*/\nsyntax = \"proto2\";"),
+            None
+        );
+        assert_eq!(edition_line("editions = 1;"), None);
     }
 
     #[test]

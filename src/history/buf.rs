@@ -144,7 +144,11 @@ pub fn dependency_pins(read: impl Fn(&str) -> Option<String>) -> Vec<DepPin> {
     if let Some(text) = read("buf.work.yaml")
         && let Ok(more) = parse_buf_work(&text)
     {
-        dirs.extend(more);
+        // Never a folder outside the repository (`../x`, `/etc`).
+        dirs.extend(
+            more.into_iter()
+                .filter(|d| !d.starts_with('/') && !d.split('/').any(|p| p == "..")),
+        );
     }
     let at = |dir: &str, file: &str| {
         if dir == "." {
@@ -346,5 +350,19 @@ mod pin_tests {
         assert_eq!(pins[0].module, "buf.build/googleapis/googleapis");
         assert_eq!(pins[0].commit, "");
         assert!(dependency_pins(|_| None).is_empty());
+        // A buf.work.yaml directory never leads outside the repository.
+        let read = |p: &str| match p {
+            "buf.work.yaml" => Some("version: v1\ndirectories: [../outside, ok]\n".to_string()),
+            "ok/buf.lock" => Some(v2.to_string()),
+            other => panic!("read {other}"),
+        };
+        let read = |p: &str| {
+            if p == "buf.lock" || p == "buf.yaml" || p == "ok/buf.yaml" {
+                None
+            } else {
+                read(p)
+            }
+        };
+        assert_eq!(dependency_pins(read).len(), 1);
     }
 }

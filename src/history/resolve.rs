@@ -41,7 +41,7 @@ pub(super) fn vendor_dir(repo_path: &str) -> Option<&str> {
 /// At most this many same-named candidates are read to see whether they are copies.
 const MAX_COPIES_READ: usize = 16;
 
-/// protobuf's well-known files, which every compiler supplies.
+/// protobuf's well-known files, which the compilers supply.
 const WELL_KNOWN: &[&str] = &[
     "google/protobuf/any.proto",
     "google/protobuf/api.proto",
@@ -55,6 +55,10 @@ const WELL_KNOWN: &[&str] = &[
     "google/protobuf/timestamp.proto",
     "google/protobuf/type.proto",
     "google/protobuf/wrappers.proto",
+    // What protoc's include folder adds: editions' language features.
+    "google/protobuf/cpp_features.proto",
+    "google/protobuf/go_features.proto",
+    "google/protobuf/java_features.proto",
 ];
 
 /// The whole tree of a version (a commit's, or the work tree), for import lookups.
@@ -210,8 +214,20 @@ impl FileSet {
     /// judged.
     fn vendored(&mut self) {
         let mut dirs: BTreeMap<String, usize> = BTreeMap::new();
+        let mut copies = Vec::new();
         for f in &mut self.files {
             if f.origin != FileOrigin::Root {
+                continue;
+            }
+            // A copy of a well-known file kept under another path
+            // (`x/github.com/gogo/protobuf/protobuf/google/protobuf/any.proto`) would define
+            // `google.protobuf.Any` a second time.
+            if WELL_KNOWN
+                .iter()
+                .any(|w| f.path.strip_suffix(w).is_some_and(|p| p.ends_with('/')))
+            {
+                f.origin = FileOrigin::Tree;
+                copies.push(f.path.clone());
                 continue;
             }
             let Some(dir) = vendor_dir(&f.path) else {
@@ -225,6 +241,15 @@ impl FileSet {
                 .to_string()
                 + dir;
             *dirs.entry(shown).or_default() += 1;
+        }
+        if !copies.is_empty() {
+            self.note(&format!(
+                "{} cop{} of well-known files under other paths ({}) {} compiled only for files that import them by that path, not judged",
+                copies.len(),
+                if copies.len() == 1 { "y" } else { "ies" },
+                shown(&copies, 3),
+                if copies.len() == 1 { "is" } else { "are" },
+            ));
         }
         for (dir, n) in dirs {
             self.note(&format!(
@@ -278,9 +303,20 @@ impl FileSet {
                     "{} and {} are the same file and both are imported; compiled once, as {} (an import of {} does not resolve)",
                     d.dropped, d.kept, d.kept, d.dropped
                 )));
+            } else if let Some(prefix) = d
+                .dropped
+                .strip_suffix(d.kept.as_str())
+                .filter(|p| p.ends_with('/'))
+            {
+                by_prefix
+                    .entry(prefix.to_string())
+                    .or_default()
+                    .push(d.kept.clone());
             } else {
-                let prefix = d.dropped[..d.dropped.len() - d.kept.len()].to_string();
-                by_prefix.entry(prefix).or_default().push(d.kept.clone());
+                self.notes.push(plain(&format!(
+                    "{} is the same file as {}; compiled once, as {}",
+                    d.dropped, d.kept, d.kept
+                )));
             }
         }
         for (prefix, kept) in by_prefix {

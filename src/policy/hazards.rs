@@ -154,7 +154,9 @@ pub fn find(versions: &[Loaded], root: Option<&str>) -> Vec<Hazard> {
     let mut containers: BTreeMap<String, Container> = BTreeMap::new();
     let mut out = Vec::new();
     for (i, v) in versions.iter().enumerate() {
-        if let Some(prev) = i.checked_sub(1).and_then(|p| versions.get(p)) {
+        if let Some(prev) =
+            super::semver::previous_to_compare(versions, i).and_then(|p| versions.get(p))
+        {
             dependencies(prev, v, i, &mut out);
         }
         if v.compiled.status == Status::Failed {

@@ -9,7 +9,7 @@
 
 use std::sync::OnceLock;
 
-use prost_reflect::{DynamicMessage, Value};
+use prost_reflect::{DynamicMessage, ReflectMessage};
 
 /// The defaults protoc 36 writes for editions PROTO2 to 2026 (the newest it accepts).
 const DEFAULTS: &[u8] = include_bytes!("../../assets/editions/feature-set-defaults.binpb");
@@ -51,15 +51,6 @@ pub const LEGACY_BEST_EFFORT: i32 = 2;
 pub const EXPORT_ALL: i32 = 1;
 pub const EXPORT_TOP_LEVEL: i32 = 2;
 
-const NAMES: [&str; 6] = [
-    "field_presence",
-    "enum_type",
-    "repeated_field_encoding",
-    "utf8_validation",
-    "message_encoding",
-    "json_format",
-];
-
 impl Features {
     fn slots(&mut self) -> [&mut i32; 6] {
         [
@@ -72,32 +63,29 @@ impl Features {
         ]
     }
 
-    /// These features with those set in `set` (a `google.protobuf.FeatureSet`) on top.
-    pub fn merged(mut self, set: &DynamicMessage) -> Self {
-        for (name, slot) in NAMES.iter().zip(self.slots()) {
-            if set.has_field_by_name(name)
-                && let Some(n) = set.get_field_by_name(name).and_then(|v| v.as_enum_number())
-                && n != 0
-            {
-                *slot = n;
-            }
-        }
-        self
-    }
-
     /// These features with those of the `features` field of an options message on top.
+    /// proto2 and proto3 files cannot set features (protoc refuses them): callers pass their
+    /// options only for editions files. Read from the options' bytes, not through the pool's
+    /// `descriptor.proto`: a repository's own older copy may not know `features`.
     pub fn with_options(self, options: Option<&DynamicMessage>) -> Self {
-        match options.and_then(|o| {
-            o.has_field_by_name("features")
-                .then(|| o.get_field_by_name("features"))
-                .flatten()
-        }) {
-            Some(v) => match v.as_ref() {
-                Value::Message(set) => self.merged(set),
-                _ => self,
-            },
-            None => self,
-        }
+        use prost::Message as _;
+        let Some(options) = options else {
+            return self;
+        };
+        let tag = match options.descriptor().full_name() {
+            "google.protobuf.FileOptions" => 50,
+            "google.protobuf.MessageOptions" => 12,
+            "google.protobuf.FieldOptions" => 21,
+            "google.protobuf.EnumOptions" => 7,
+            "google.protobuf.EnumValueOptions" => 2,
+            "google.protobuf.OneofOptions" => 1,
+            _ => return self,
+        };
+        let bytes = options.encode_to_vec();
+        super::wire::fields(&bytes)
+            .filter(|(number, _, _)| *number == tag)
+            .filter_map(|(_, _, payload)| FeatureSetProto::decode(payload?).ok())
+            .fold(self, |f, set| f.merged_proto(&set))
     }
 }
 

@@ -32,11 +32,17 @@ pub fn of_pool(pool: &DescriptorPool, blobs: &HashMap<&str, &str>, memo: &mut Me
         let Some(file) = files.get(&name) else {
             continue;
         };
-        let key = closure_key(file, blobs);
-        let digest = *memo.entry(key).or_insert_with(|| {
+        let digest_of = || -> [u8; 32] {
             let bytes = file.encode_to_vec();
             Sha256::digest(strip_fields(&bytes, &[SOURCE_CODE_INFO])).into()
-        });
+        };
+        // A closure with a file of no blob (the compiler's own, which protox and protoc
+        // supply in different versions) is hashed anew: a memo keyed on it could hand one
+        // version the other compiler's digest.
+        let digest = match closure_key(file, blobs) {
+            Some(key) => *memo.entry(key).or_insert_with(digest_of),
+            None => digest_of(),
+        };
         hasher.update((name.len() as u64).to_le_bytes());
         hasher.update(name.as_bytes());
         hasher.update(digest);
@@ -44,8 +50,12 @@ pub fn of_pool(pool: &DescriptorPool, blobs: &HashMap<&str, &str>, memo: &mut Me
     hex(&hasher.finalize())
 }
 
-/// SHA-256 over the sorted (name, blob) of a file and everything it imports, transitively.
-fn closure_key(file: &prost_reflect::FileDescriptor, blobs: &HashMap<&str, &str>) -> [u8; 32] {
+/// SHA-256 over the sorted (name, blob) of a file and everything it imports, transitively;
+/// None when one of them has no blob.
+fn closure_key(
+    file: &prost_reflect::FileDescriptor,
+    blobs: &HashMap<&str, &str>,
+) -> Option<[u8; 32]> {
     let mut seen = BTreeSet::new();
     let mut stack = vec![file.clone()];
     while let Some(f) = stack.pop() {
@@ -61,12 +71,12 @@ fn closure_key(file: &prost_reflect::FileDescriptor, blobs: &HashMap<&str, &str>
             blobs
                 .get(name.as_str())
                 .copied()
-                .unwrap_or("external")
+                .filter(|b| !b.is_empty())?
                 .as_bytes(),
         );
         h.update([0]);
     }
-    h.finalize().into()
+    Some(h.finalize().into())
 }
 
 /// Kahn's algorithm, ready files taken in name order.

@@ -95,11 +95,6 @@ pub enum Origin {
     Embedded,
     /// protobuf's well-known types, supplied by the compiler.
     WellKnown,
-    /// A copy of a well-known type kept elsewhere in the repository
-    /// (`vendor/github.com/gogo/protobuf/protobuf/google/protobuf/any.proto`): it would
-    /// define `google.protobuf.Any` a second time, so it is compiled only for the files that
-    /// import it by that path, and never judged.
-    VendoredWellKnown,
 }
 
 impl Origin {
@@ -111,7 +106,6 @@ impl Origin {
             Origin::Tree => "found in the tree by import path",
             Origin::Embedded => "embedded third-party",
             Origin::WellKnown => "well-known type",
-            Origin::VendoredWellKnown => "vendored copy of a well-known type",
         }
     }
 }

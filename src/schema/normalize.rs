@@ -160,15 +160,16 @@ impl Ctx<'_> {
     fn message(&mut self, m: &MessageDescriptor) {
         let proto = m.descriptor_proto();
         let scope = self.features;
-        let features = own_features(scope, proto.options.is_some().then(|| m.options()));
+        let editions = self.edition.is_some();
+        let features = own_features(
+            scope,
+            (editions && proto.options.is_some()).then(|| m.options()),
+        );
         let mut fields = BTreeMap::new();
         for f in m.fields() {
             let field_features = own_features(
                 features,
-                f.field_descriptor_proto()
-                    .options
-                    .is_some()
-                    .then(|| f.options()),
+                (editions && f.field_descriptor_proto().options.is_some()).then(|| f.options()),
             );
             fields.insert(
                 f.number(),
@@ -245,7 +246,10 @@ impl Ctx<'_> {
             })
             .collect();
         let proto = e.enum_descriptor_proto();
-        let features = own_features(self.features, proto.options.is_some().then(|| e.options()));
+        let features = own_features(
+            self.features,
+            (self.edition.is_some() && proto.options.is_some()).then(|| e.options()),
+        );
         self.schema.content.enums.insert(
             e.full_name().to_string(),
             Enum {
@@ -413,7 +417,7 @@ fn extension(e: &ExtensionDescriptor, editions: &HashMap<String, i32>) -> Extens
     for p in parents.iter().rev() {
         scope = own_features(
             scope,
-            p.descriptor_proto().options.is_some().then(|| p.options()),
+            (edition.is_some() && p.descriptor_proto().options.is_some()).then(|| p.options()),
         );
     }
     let options = e
@@ -421,7 +425,11 @@ fn extension(e: &ExtensionDescriptor, editions: &HashMap<String, i32>) -> Extens
         .options
         .is_some()
         .then(|| e.options());
-    let features = scope.with_options(options.as_ref());
+    let features = if edition.is_some() {
+        scope.with_options(options.as_ref())
+    } else {
+        scope
+    };
     let mut field = common(
         Common {
             proto: e.field_descriptor_proto(),
@@ -450,7 +458,8 @@ fn extension(e: &ExtensionDescriptor, editions: &HashMap<String, i32>) -> Extens
     }
 }
 
-/// The features of a file: its edition's (or syntax's) defaults and its `features` option.
+/// The features of a file: its edition's (or syntax's) defaults and, for an editions file,
+/// its `features` option (proto2 and proto3 files cannot set features).
 fn file_features(file: &FileDescriptor, edition: Option<i32>) -> Features {
     let base = edition.unwrap_or(if syntax_of(file) == "proto3" {
         features::EDITION_PROTO3
@@ -458,9 +467,7 @@ fn file_features(file: &FileDescriptor, edition: Option<i32>) -> Features {
         features::EDITION_PROTO2
     });
     features::defaults(base).unwrap_or_default().with_options(
-        file.file_descriptor_proto()
-            .options
-            .is_some()
+        (edition.is_some() && file.file_descriptor_proto().options.is_some())
             .then(|| file.options())
             .as_ref(),
     )
@@ -479,9 +486,10 @@ fn field(f: &FieldDescriptor, features: Features, editions: bool) -> Field {
     };
     let in_oneof = f.containing_oneof().is_some();
     let required = if editions {
+        // Message and group fields may be LEGACY_REQUIRED too (proto2's `required Sub s`);
+        // only IMPLICIT is refused for them.
         f.cardinality() != PCard::Repeated
             && !in_oneof
-            && !matches!(f.kind(), Kind::Message(_))
             && features.field_presence == features::LEGACY_REQUIRED
     } else {
         f.is_required()

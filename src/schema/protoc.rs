@@ -158,13 +158,14 @@ pub fn compile_unit(
     if let Some(include) = &protoc.include {
         cmd.arg(format!("-I{}", include.display()));
     }
-    if let Some(bad) = targets.iter().find(|t| t.starts_with('-')) {
+    // protoc reads `-x` as a flag and `@x` as a file of more flags: neither is a file name.
+    if let Some(bad) = targets.iter().find(|t| t.starts_with(['-', '@'])) {
         return Err(vec![Diagnostic {
             file: bad.to_string(),
             line: 0,
             column: 0,
-            message: "a file name starting with `-` would be read by protoc as a flag; not \
-                      compiled"
+            message: "a file name starting with `-` or `@` would be read by protoc as flags; \
+                      not compiled"
                 .into(),
         }]);
     }
@@ -180,11 +181,11 @@ pub fn compile_unit(
     // Read stderr on a thread so a chatty protoc never blocks on a full pipe.
     let mut stderr = child.stderr.take();
     let reader = std::thread::spawn(move || {
-        let mut text = String::new();
+        let mut bytes = Vec::new();
         if let Some(s) = stderr.as_mut() {
-            let _ = s.take(1 << 20).read_to_string(&mut text);
+            let _ = s.take(1 << 20).read_to_end(&mut bytes);
         }
-        text
+        String::from_utf8_lossy(&bytes).into_owned()
     });
     let started = Instant::now();
     let status = loop {

@@ -6,16 +6,6 @@ use miette::Diagnostic as _;
 use super::super::docs::FileDocs;
 use super::Diagnostic;
 
-/// The 1-based line of a top-level `edition = "...";` statement, if any.
-pub(super) fn edition_line(text: &str) -> Option<u32> {
-    text.lines().enumerate().find_map(|(i, line)| {
-        let rest = line.trim_start().strip_prefix("edition")?;
-        rest.trim_start()
-            .starts_with('=')
-            .then(|| u32::try_from(i + 1).unwrap_or(u32::MAX))
-    })
-}
-
 /// A protox error as a diagnostic: file, line and column from its first label.
 pub(super) fn diagnostic<'t>(
     e: &protox::Error,

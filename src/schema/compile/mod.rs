@@ -30,7 +30,8 @@ use super::fingerprint::Memo;
 use super::model::{Origin, Schema};
 use super::normalize::normalize;
 use super::thirdparty;
-use locate::{diagnostic, edition_line, locate, root_hint};
+use crate::proto_text::edition_line;
+use locate::{diagnostic, locate, root_hint};
 use units::{Target, Unit, UnitKey};
 
 /// One input file: import path, blob id (equal ids mean equal text), text, and why it is in
@@ -119,7 +120,6 @@ impl HowCompiled {
             (Origin::Embedded, "embedded"),
             (Origin::Tree, "in the tree"),
             (Origin::Excluded, "excluded"),
-            (Origin::VendoredWellKnown, "vendored well-known"),
         ]
         .into_iter()
         .filter_map(|(o, name)| match count(o) {
@@ -173,7 +173,7 @@ impl Parsed {
 #[derive(Default)]
 pub struct Cache {
     parsed: HashMap<(String, String), Result<Parsed, Diagnostic>>,
-    sets: HashMap<Vec<(String, String)>, Arc<Compiled>>,
+    sets: HashMap<Vec<(String, String, Origin)>, Arc<Compiled>>,
     units: HashMap<UnitKey, Unit>,
     /// Files (path, blob) protoc rejected: units holding one run alone.
     rejected: HashSet<(String, String)>,
@@ -197,9 +197,10 @@ impl Cache {
 
     /// Compiles a file set, or returns the result of an equal set compiled before.
     pub fn compile(&mut self, files: &[SourceRef<'_>]) -> Arc<Compiled> {
-        let mut key: Vec<(String, String)> = files
+        // Where a file came from decides whether it is judged: part of the key.
+        let mut key: Vec<(String, String, Origin)> = files
             .iter()
-            .map(|f| (f.path.to_string(), f.blob.to_string()))
+            .map(|f| (f.path.to_string(), f.blob.to_string(), f.origin))
             .collect();
         key.sort();
         if let Some(done) = self.sets.get(&key) {
@@ -257,11 +258,6 @@ impl Cache {
         let mut files: Vec<SourceRef<'a>> = given.to_vec();
         files.sort_by_key(|f| f.path);
         files.dedup_by_key(|f| f.path);
-        for f in &mut files {
-            if f.origin == Origin::Root && vendored_well_known(f.path) {
-                f.origin = Origin::VendoredWellKnown;
-            }
-        }
         let mut parsed: HashMap<String, Parsed> = HashMap::new();
         let mut failed_parse: HashSet<String> = HashSet::new();
         let mut parse_errors: Vec<Diagnostic> = Vec::new();
@@ -461,7 +457,7 @@ impl Cache {
             .filter(|f| !named.contains(f.path))
             .map(|f| {
                 // Usually an import that failed: the error was reported on the import.
-                let failed_import = units::closure(f.path, &deps)
+                let failed_import = units::closure(f.path, |p| deps.get(p))
                     .into_iter()
                     .find(|p| p != f.path && named.contains(p.as_str()));
                 Diagnostic {
@@ -504,13 +500,6 @@ impl Cache {
             how,
         }
     }
-}
-
-/// `x/google/protobuf/any.proto`: a copy of a well-known type under another import path.
-fn vendored_well_known(path: &str) -> bool {
-    path.match_indices("google/protobuf/").any(|(i, _)| {
-        i > 0 && path[..i].ends_with('/') && GoogleFileResolver::new().open_file(&path[i..]).is_ok()
-    })
 }
 
 /// What protox cannot link: the files it cannot parse (editions) and, transitively, every

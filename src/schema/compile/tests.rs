@@ -362,3 +362,60 @@ mod fingerprints {
         assert_eq!(in_history.schema.fingerprint, alone.schema.fingerprint);
     }
 }
+
+mod hostile_and_edges {
+    use super::*;
+    use crate::schema::model::{Cardinality, Presence};
+
+    #[test]
+    fn a_file_name_protoc_would_read_as_flags_is_not_run() {
+        for name in ["@x.proto", "-x.proto"] {
+            let out = Cache::new().compile(&[src(name, "1", "edition = \"2023\";\npackage x;\n")]);
+            assert_eq!(out.status, Status::Failed);
+            assert!(
+                out.diagnostics[0]
+                    .message
+                    .contains("would be read by protoc as flags"),
+                "{:?}",
+                out.diagnostics
+            );
+        }
+    }
+
+    #[test]
+    fn legacy_required_message_fields_are_required_like_proto2() {
+        let p2 = "syntax = \"proto2\";\npackage r;\nmessage Sub { optional int32 x = 1; }\nmessage M {\n  required Sub s = 1;\n  required int32 n = 2;\n}\n";
+        let e = "edition = \"2023\";\npackage r;\nmessage Sub { int32 x = 1; }\nmessage M {\n  Sub s = 1 [features.field_presence = LEGACY_REQUIRED];\n  int32 n = 2 [features.field_presence = LEGACY_REQUIRED];\n}\n";
+        let mut cache = Cache::new();
+        let old = cache.compile(&[src("r.proto", "1", p2)]);
+        let new = cache.compile(&[src("r.proto", "2", e)]);
+        assert_eq!(new.status, Status::Complete, "{:?}", new.diagnostics);
+        for n in [1, 2] {
+            let (o, f) = (
+                &old.schema.content.messages["r.M"].fields[&n],
+                &new.schema.content.messages["r.M"].fields[&n],
+            );
+            assert_eq!(
+                (f.presence, f.cardinality),
+                (Presence::Required, Cardinality::Required)
+            );
+            assert_eq!((o.presence, o.cardinality), (f.presence, f.cardinality));
+        }
+    }
+
+    #[test]
+    fn where_a_file_came_from_is_part_of_what_was_compiled() {
+        let text = "syntax = \"proto3\";\npackage o;\nmessage O {}\n";
+        let mut cache = Cache::new();
+        let judged = cache.compile(&[src("o.proto", "1", text)]);
+        let excluded = cache.compile(&[SourceRef {
+            origin: Origin::Excluded,
+            ..src("o.proto", "1", text)
+        }]);
+        assert_eq!((judged.files_total, excluded.files_total), (1, 0));
+        assert!(
+            excluded.schema.content.files.is_empty()
+                || excluded.schema.own_files().next().is_none()
+        );
+    }
+}

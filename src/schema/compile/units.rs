@@ -78,7 +78,7 @@ impl<'a> Target<'a> {
         blob_of: &HashMap<&str, &str>,
         texts: &HashMap<&'a str, &'a str>,
     ) -> Self {
-        let closure = closure(path, deps);
+        let closure = closure(path, |p| deps.get(p));
         let mut h = Sha256::new();
         for p in &closure {
             h.update(p.as_bytes());
@@ -162,48 +162,60 @@ pub(super) fn compile(
     n
 }
 
-/// One protoc call for `chunk`; on failure, the units that hold a file protoc named run
-/// alone and the rest together again (halves when protoc named nothing useful).
+/// Runs the units of `chunk`, as few protoc calls as it takes: all together first; after a
+/// failure, the units that hold a file protoc named run alone and the rest together again
+/// (halves when protoc named nothing useful). A loop over a work list, not recursion: the
+/// number of calls is bounded by the units, the depth by nothing.
 fn run_batch(protoc: &protoc::Protoc, chunk: &[&Target<'_>]) -> Vec<(UnitKey, Unit)> {
-    if let [single] = chunk {
-        let out = run_unit(protoc, &[single.path], &single.sources)
-            .and_then(|mut outs| outs.pop().ok_or_else(Vec::new));
-        return vec![(single.key.clone(), Arc::new(out))];
-    }
-    let mut sources: Vec<(&str, &str)> = chunk
-        .iter()
-        .flat_map(|t| t.sources.iter().copied())
-        .collect();
-    sources.sort_unstable();
-    sources.dedup_by_key(|(p, _)| *p);
-    let paths: Vec<&str> = chunk.iter().map(|t| t.path).collect();
-    let errors = match run_unit(protoc, &paths, &sources) {
-        Ok(outs) if outs.len() == chunk.len() => {
-            return chunk
-                .iter()
-                .zip(outs)
-                .map(|(t, out)| (t.key.clone(), Arc::new(Ok(out))))
-                .collect();
-        }
-        Ok(_) => Vec::new(),
-        Err(errors) => errors,
-    };
-    // The units whose closure holds a file protoc complained about run alone; the others
-    // together again. Without such a clue, halves.
-    let bad: HashSet<&str> = errors.iter().map(|d| d.file.as_str()).collect();
-    let (suspects, rest): (Vec<&Target<'_>>, Vec<&Target<'_>>) = chunk
-        .iter()
-        .partition(|t| t.sources.iter().any(|(p, _)| bad.contains(p)));
     let mut out = Vec::with_capacity(chunk.len());
-    if suspects.is_empty() || rest.is_empty() {
-        let (left, right) = chunk.split_at(chunk.len() / 2);
-        out.extend(run_batch(protoc, left));
-        out.extend(run_batch(protoc, right));
-    } else {
-        for t in suspects {
-            out.extend(run_batch(protoc, &[t]));
+    let mut work: Vec<Vec<&Target<'_>>> = vec![chunk.to_vec()];
+    while let Some(group) = work.pop() {
+        if let [single] = group.as_slice() {
+            let unit = run_unit(protoc, &[single.path], &single.sources)
+                .and_then(|mut outs| outs.pop().ok_or_else(Vec::new));
+            out.push((single.key.clone(), Arc::new(unit)));
+            continue;
         }
-        out.extend(run_batch(protoc, &rest));
+        let mut sources: Vec<(&str, &str)> = group
+            .iter()
+            .flat_map(|t| t.sources.iter().copied())
+            .collect();
+        sources.sort_unstable();
+        sources.dedup_by_key(|(p, _)| *p);
+        let written: HashSet<&str> = sources.iter().map(|(p, _)| *p).collect();
+        let paths: Vec<&str> = group.iter().map(|t| t.path).collect();
+        let errors = match run_unit(protoc, &paths, &sources) {
+            Ok(outs) if outs.len() == group.len() => {
+                for (t, unit) in group.iter().zip(outs) {
+                    // A unit that used a file of another unit's closure (an import the
+                    // text scan missed) would be cached under a key that does not cover
+                    // it: it runs alone, with its own closure only.
+                    let own: HashSet<&str> = t.blobs.iter().map(|(p, _)| p.as_str()).collect();
+                    if unit.files.iter().all(|f| {
+                        own.contains(f.name.as_str()) || !written.contains(f.name.as_str())
+                    }) {
+                        out.push((t.key.clone(), Arc::new(Ok(unit))));
+                    } else {
+                        work.push(vec![*t]);
+                    }
+                }
+                continue;
+            }
+            Ok(_) => Vec::new(),
+            Err(errors) => errors,
+        };
+        let bad: HashSet<&str> = errors.iter().map(|d| d.file.as_str()).collect();
+        let (suspects, rest): (Vec<&Target<'_>>, Vec<&Target<'_>>) = group
+            .iter()
+            .partition(|t| t.sources.iter().any(|(p, _)| bad.contains(p)));
+        if suspects.is_empty() || rest.is_empty() {
+            let (left, right) = group.split_at(group.len() / 2);
+            work.push(left.to_vec());
+            work.push(right.to_vec());
+        } else {
+            work.extend(suspects.into_iter().map(|t| vec![t]));
+            work.push(rest);
+        }
     }
     out
 }
@@ -291,11 +303,17 @@ fn in_target(d: &Diagnostic, target: &str) -> Diagnostic {
 }
 
 /// `file` and everything it imports within the set, transitively, sorted.
-pub(super) fn closure(file: &str, deps: &HashMap<&str, Vec<String>>) -> Vec<String> {
+pub(super) fn closure<'d>(
+    file: &str,
+    deps: impl Fn(&str) -> Option<&'d Vec<String>>,
+) -> Vec<String> {
     let mut seen = BTreeSet::new();
     let mut stack = vec![file.to_string()];
     while let Some(f) = stack.pop() {
-        if let Some(d) = deps.get(f.as_str()) {
+        if seen.contains(&f) {
+            continue;
+        }
+        if let Some(d) = deps(&f) {
             stack.extend(d.iter().filter(|x| !seen.contains(*x)).cloned());
         }
         seen.insert(f);
@@ -372,14 +390,7 @@ fn run_unit(
     for target in targets {
         let docs = docs_of.get(*target).cloned().unwrap_or_default();
         // The target's closure, in the output's order.
-        let mut wanted = HashSet::new();
-        let mut stack = vec![target.to_string()];
-        while let Some(f) = stack.pop() {
-            if let Some(d) = deps.get(&f) {
-                stack.extend(d.iter().filter(|x| !wanted.contains(*x)).cloned());
-            }
-            wanted.insert(f);
-        }
+        let wanted = closure(target, |p| deps.get(p));
         let mut idx: Vec<usize> = wanted
             .iter()
             .filter_map(|n| by_name.get(n.as_str()).copied())
