@@ -202,6 +202,17 @@ pub fn newest_known() -> String {
     edition_name(table().maximum)
 }
 
+/// The year of an edition (2023 for `EDITION_2023`), for the editions protolapse has
+/// defaults for.
+pub fn edition_year(edition: i32) -> Option<u32> {
+    match edition {
+        1000 => Some(2023),
+        1001 => Some(2024),
+        1002 => Some(2026),
+        _ => None,
+    }
+}
+
 /// `2023` for 1000, `proto2` for 998, else the number.
 pub fn edition_name(edition: i32) -> String {
     match edition {

@@ -67,8 +67,11 @@ pub struct Doc {
 pub struct File {
     pub name: String,
     pub package: String,
-    /// `proto2`, `proto3`, or `edition 2023` / `edition 2024` for an editions file.
+    /// `proto2`, `proto3`, or `edition 2023` / `edition 2024` for an editions file (text).
     pub syntax: String,
+    /// The edition of an editions file, as its year (2023, 2024, 2026); None for proto2 and
+    /// proto3. What code decides on; `syntax` is what people read.
+    pub edition: Option<u32>,
     pub imports: Vec<String>,
     pub public_imports: Vec<String>,
     pub options: Options,

@@ -104,8 +104,12 @@ fn syntax_of(file: &FileDescriptor) -> &str {
     }
 }
 
-/// Options that the model holds elsewhere, never compared as option text.
+/// Options the model holds in fields of its own, per element kind: never compared as option
+/// text. `features` everywhere (resolved into presence, encoding, closedness, ...).
 const MODELLED: &[&str] = &["features"];
+const MODELLED_MESSAGE: &[&str] = &["map_entry", "features"];
+const MODELLED_FIELD: &[&str] = &["deprecated", "packed", "features"];
+const MODELLED_DEPRECATED: &[&str] = &["deprecated", "features"];
 
 struct Ctx<'a> {
     file: String,
@@ -142,6 +146,7 @@ impl Ctx<'_> {
                 name: file.name().to_string(),
                 package: file.package_name().to_string(),
                 syntax,
+                edition: self.edition.and_then(features::edition_year),
                 imports: proto.dependency.clone(),
                 public_imports: proto
                     .dependency
@@ -185,7 +190,7 @@ impl Ctx<'_> {
             })
             .collect();
         let options = if proto.options.is_some() {
-            options_text(&m.options(), &["map_entry", "features"])
+            options_text(&m.options(), MODELLED_MESSAGE)
         } else {
             Options::new()
         };
@@ -238,7 +243,7 @@ impl Ctx<'_> {
                     number: v.number(),
                     deprecated: proto.options.as_ref().is_some_and(|o| o.deprecated()),
                     options: if proto.options.is_some() {
-                        options_text(&v.options(), &["deprecated", "features"])
+                        options_text(&v.options(), MODELLED_DEPRECATED)
                     } else {
                         Options::new()
                     },
@@ -289,7 +294,7 @@ impl Ctx<'_> {
                     server_streaming: m.is_server_streaming(),
                     deprecated: proto.options.as_ref().is_some_and(|o| o.deprecated()),
                     options: if proto.options.is_some() {
-                        options_text(&m.options(), &["deprecated"])
+                        options_text(&m.options(), MODELLED_DEPRECATED)
                     } else {
                         Options::new()
                     },
@@ -305,7 +310,7 @@ impl Ctx<'_> {
                 file: self.file.clone(),
                 methods,
                 options: if proto.options.is_some() {
-                    options_text(&s.options(), &[])
+                    options_text(&s.options(), MODELLED)
                 } else {
                     Options::new()
                 },
@@ -397,7 +402,7 @@ fn common(c: Common<'_>, features: Features, editions: bool) -> Field {
         deprecated: proto.options.as_ref().is_some_and(|o| o.deprecated()),
         options: c
             .options
-            .map(|o| options_text(&o, &["deprecated", "packed", "features"]))
+            .map(|o| options_text(&o, MODELLED_FIELD))
             .unwrap_or_default(),
     }
 }

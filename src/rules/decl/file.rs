@@ -82,11 +82,6 @@ pub(super) fn package_changed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
 /// `api_level = API_OPAQUE` (accessors instead of struct fields).
 const LANGUAGE_DEFAULTS_MOVED: u32 = 2024;
 
-/// The edition of a file's syntax (`edition 2024` -> 2024); None for proto2 and proto3.
-fn edition(syntax: &str) -> Option<u32> {
-    syntax.strip_prefix("edition ")?.parse().ok()
-}
-
 /// Every consequence of a syntax or edition change for data — presence, packing, closed enums,
 /// UTF-8 checks, JSON format, delimited encoding, visibility — is a resolved feature of the
 /// field, message or enum it touches, judged there by its own rule. A migration that keeps
@@ -100,8 +95,8 @@ pub(super) fn syntax_changed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
     if o.syntax == n.syntax {
         return vec![];
     }
-    let moved = |s: &str| edition(s).is_some_and(|e| e >= LANGUAGE_DEFAULTS_MOVED);
-    let (verdict, message) = if moved(&o.syntax) || moved(&n.syntax) {
+    let moved = |f: &File| f.edition.is_some_and(|e| e >= LANGUAGE_DEFAULTS_MOVED);
+    let (verdict, message) = if moved(o) || moved(n) {
         (
             source_only(),
             "edition 2024 moves language defaults (C++ string_view accessors, Java classes out of the file class, Go's Opaque API): generated code changes unless the file sets them back; data changes are reported on the fields and enums they touch",
@@ -154,17 +149,4 @@ pub(super) fn file_option_changed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding
             )
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::edition;
-
-    #[test]
-    fn editions_are_read_from_the_syntax() {
-        assert_eq!(edition("edition 2023"), Some(2023));
-        assert_eq!(edition("edition 2024"), Some(2024));
-        assert_eq!(edition("proto3"), None);
-        assert_eq!(edition("proto2"), None);
-    }
 }
