@@ -81,7 +81,11 @@ pub fn diff(
             &changes,
         ))?)?
     } else {
-        report::diff::to_text(on, nn, root.as_deref(), &changes)
+        report::diff::to_text(on, nn, root.as_deref(), &changes, |file| {
+            [b, a]
+                .iter()
+                .find_map(|v| v.compiled.schema.content.files.get(file).map(|f| f.origin))
+        })
     })
 }
 

@@ -369,3 +369,43 @@ fn a_short_root_prefers_the_repositorys_own_type() {
         "{out}"
     );
 }
+
+/// A type reached from the root but declared in a file that is not judged on its own (here
+/// excluded by buf.yaml) is still compared, and the change says where the file came from.
+#[test]
+fn a_reached_type_from_an_excluded_file_is_compared_and_says_so() {
+    let mut r = Repo::new();
+    r.write(
+        "buf.yaml",
+        "version: v2\nmodules:\n  - path: proto\n    excludes: [proto/internal]\n",
+    );
+    r.write(
+        "proto/api/v1/a.proto",
+        "syntax = \"proto3\";\npackage api.v1;\nimport \"internal/shared.proto\";\nmessage A { internal.Shared s = 1; }\n",
+    );
+    r.write(
+        "proto/internal/shared.proto",
+        &proto("internal", "message Shared { int32 id = 1; }"),
+    );
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write(
+        "proto/internal/shared.proto",
+        &proto("internal", "message Shared { string id = 1; }"),
+    );
+    r.commit("two");
+    r.tag("v1.1.0");
+    let (code, out, err) = run(
+        &["diff", "v1.0.0", "v1.1.0", "--root", "api.v1.A"],
+        r.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.contains("internal.Shared.id"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(line.contains("(excluded by buf.yaml, imported)"), "{line}");
+    // In whole-schema scope the excluded file is not judged.
+    let (_, whole, _) = run(&["diff", "v1.0.0", "v1.1.0"], r.path());
+    assert!(!whole.contains("internal.Shared.id"), "{whole}");
+}

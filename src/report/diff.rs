@@ -38,7 +38,15 @@ fn cell(d: crate::rules::Directions) -> String {
     }
 }
 
-pub fn to_text(old: &str, new: &str, root: Option<&str>, changes: &[Change]) -> String {
+/// The text report. `origin` tells where a file came from: a change located in a file that
+/// is not under a proto root (embedded, vendored, excluded) says so.
+pub fn to_text(
+    old: &str,
+    new: &str,
+    root: Option<&str>,
+    changes: &[Change],
+    origin: impl Fn(&str) -> Option<crate::schema::Origin>,
+) -> String {
     let mut out = String::new();
     let scope = root
         .map(|r| format!(" (reached from {})", sanitize::line(r)))
@@ -58,8 +66,12 @@ pub fn to_text(old: &str, new: &str, root: Option<&str>, changes: &[Change]) -> 
             .as_deref()
             .or(c.old_location.as_deref())
             .unwrap_or("-");
+        let from = match origin(loc.rsplit_once(':').map_or(loc, |(f, _)| f)) {
+            Some(o) if o != crate::schema::Origin::Root => format!(" ({})", o.as_str()),
+            _ => String::new(),
+        };
         out.push_str(&format!(
-            "\n{:<8} {}  {}  {}\n",
+            "\n{:<8} {}  {}{from}  {}\n",
             c.verdict.worst().as_str(),
             c.rule,
             sanitize::line(loc),

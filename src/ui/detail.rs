@@ -51,6 +51,21 @@ fn kind_text(k: NodeKind, number: Option<i64>) -> String {
     }
 }
 
+/// `file:line`, and where the file came from when it is not under a proto root
+/// (`google/api/http.proto:30 (embedded third-party)`).
+fn located(location: String, c: &Comparison) -> String {
+    let file = location
+        .rsplit_once(':')
+        .map_or(location.as_str(), |(f, _)| f);
+    let origin = [&c.new.compiled.schema, &c.old.compiled.schema]
+        .iter()
+        .find_map(|s| s.content.files.get(file).map(|f| f.origin));
+    match origin {
+        Some(o) if o != crate::schema::Origin::Root => format!("{location} ({})", o.as_str()),
+        _ => location,
+    }
+}
+
 fn subject(app: &App, c: &Comparison) -> Option<Subject> {
     if app.view == View::Changes {
         let i = app.changes_nav.cursor;
@@ -62,7 +77,11 @@ fn subject(app: &App, c: &Comparison) -> Option<Subject> {
         return Some(Subject {
             title: ch.element.clone(),
             kind: ch.rule.to_string(),
-            location: ch.new_location.clone().or(ch.old_location.clone()),
+            location: ch
+                .new_location
+                .clone()
+                .or(ch.old_location.clone())
+                .map(|l| located(l, c)),
             old_decl: ch.old.clone(),
             new_decl: ch.new.clone(),
             comment: None,
@@ -79,7 +98,7 @@ fn subject(app: &App, c: &Comparison) -> Option<Subject> {
     let doc = schema_new
         .doc(&n.element)
         .or_else(|| schema_old.doc(n.old_element.as_deref().unwrap_or(&n.element)));
-    let location = doc.map(|d| format!("{}:{}", d.file, d.line));
+    let location = doc.map(|d| located(format!("{}:{}", d.file, d.line), c));
     let comment = doc.map(|d| d.comment.clone()).filter(|s| !s.is_empty());
     let container = n.container.1.clone().or(n.container.0.clone());
     let life = match (n.kind, container, n.number) {
