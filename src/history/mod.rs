@@ -16,6 +16,7 @@
 
 mod buf;
 pub mod demo;
+mod duplicates;
 mod git;
 mod links;
 mod order;

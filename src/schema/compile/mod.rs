@@ -17,6 +17,7 @@ mod locate;
 #[cfg(test)]
 mod tests;
 mod units;
+mod visibility;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
