@@ -27,6 +27,7 @@ pub mod diff;
 pub mod explore;
 pub mod history;
 pub mod load;
+pub mod origin;
 pub mod policy;
 pub mod proto_text;
 pub mod report;

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::history::{self, History, HistoryError, HistoryOptions, SkippedTag, Version};
-use crate::schema::{Cache, CompileStats, Compiled, Origin, SourceRef, Status};
+use crate::schema::{Cache, CompileStats, Compiled, SourceRef, Status};
 
 /// One version with its compiled schema.
 #[derive(Debug, Clone)]
@@ -129,11 +129,7 @@ pub fn compile_each(
                 path: &f.path,
                 blob: &f.blob,
                 text: f.text.as_deref().map_err(String::as_str),
-                origin: match f.origin {
-                    history::FileOrigin::Root => Origin::Root,
-                    history::FileOrigin::Excluded => Origin::Excluded,
-                    history::FileOrigin::Tree => Origin::Tree,
-                },
+                origin: f.origin,
             })
             .collect();
         let compiled = cache.compile(&inputs);

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{Repo, proto};
-use protolapse::history::{self, FileOrigin, HistoryError, HistoryOptions, Version, VersionKind};
+use protolapse::history::{self, HistoryError, HistoryOptions, Origin, Version, VersionKind};
 use protolapse::load;
 use protolapse::schema::Status;
 
@@ -19,7 +19,7 @@ fn opts() -> HistoryOptions {
 }
 
 /// (import path, repository path, origin) of each file of a version.
-fn files(v: &Version) -> Vec<(&str, &str, FileOrigin)> {
+fn files(v: &Version) -> Vec<(&str, &str, Origin)> {
     v.files
         .iter()
         .map(|f| (f.path.as_str(), f.repo_path.as_str(), f.origin))
@@ -165,12 +165,12 @@ fn proto_roots_come_from_flags_then_buf_yaml() {
     assert_eq!(
         files(v),
         [
-            ("api/v1/a.proto", "proto/api/v1/a.proto", FileOrigin::Root),
-            ("api/v1/b.proto", "proto/api/v1/b.proto", FileOrigin::Root),
+            ("api/v1/a.proto", "proto/api/v1/a.proto", Origin::Root),
+            ("api/v1/b.proto", "proto/api/v1/b.proto", Origin::Root),
             (
                 "internal/x.proto",
                 "proto/internal/x.proto",
-                FileOrigin::Excluded
+                Origin::Excluded
             ),
         ]
     );
@@ -346,7 +346,7 @@ fn tag_and_worktree(r: &Repo, o: HistoryOptions) -> (Version, Version) {
 }
 
 /// A file as compared between versions: path, repo path, blob, origin, text.
-type FileKey = (String, String, String, FileOrigin, Result<String, String>);
+type FileKey = (String, String, String, Origin, Result<String, String>);
 
 fn same_files(a: &Version, b: &Version) {
     let key = |v: &Version| -> Vec<FileKey> {
@@ -388,8 +388,8 @@ fn excluded_files_stay_in_the_set_for_their_importers() {
     assert_eq!(
         files(&v),
         [
-            ("a.proto", "a.proto", FileOrigin::Root),
-            ("vendor/x.proto", "vendor/x.proto", FileOrigin::Excluded),
+            ("a.proto", "a.proto", Origin::Root),
+            ("vendor/x.proto", "vendor/x.proto", Origin::Excluded),
         ]
     );
     assert!(v.files[1].text.is_ok());
@@ -419,11 +419,11 @@ fn a_symlinked_vendor_folder_is_followed_and_compiled_once() {
     assert_eq!(
         files(&v),
         [
-            ("api/a.proto", "api/a.proto", FileOrigin::Root),
+            ("api/a.proto", "api/a.proto", Origin::Root),
             (
                 "google/api/http.proto",
                 "common-protos/google/api/http.proto",
-                FileOrigin::Excluded
+                Origin::Excluded
             ),
         ],
         "{:#?}",
@@ -544,11 +544,11 @@ fn one_file_through_two_roots_is_kept_once() {
     assert_eq!(
         files(&v),
         [
-            ("api/a.proto", "api/a.proto", FileOrigin::Root),
+            ("api/a.proto", "api/a.proto", Origin::Root),
             (
                 "google/api/http.proto",
                 "common-protos/google/api/http.proto",
-                FileOrigin::Root
+                Origin::Root
             ),
         ]
     );
@@ -601,18 +601,18 @@ fn imports_found_in_no_root_are_looked_up_in_the_tree() {
     assert_eq!(
         files(&v),
         [
-            ("a.proto", "proto/a.proto", FileOrigin::Root),
+            ("a.proto", "proto/a.proto", Origin::Root),
             (
                 "google/api/http.proto",
                 "third_party/googleapis/google/api/http.proto",
-                FileOrigin::Tree
+                Origin::Tree
             ),
             (
                 "google/api/launch.proto",
                 "third_party/googleapis/google/api/launch.proto",
-                FileOrigin::Tree
+                Origin::Tree
             ),
-            ("same.proto", "c1/same.proto", FileOrigin::Tree),
+            ("same.proto", "c1/same.proto", Origin::Tree),
         ]
     );
     has_note(

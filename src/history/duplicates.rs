@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use super::{FileOrigin, SourceFile};
+use super::SourceFile;
 
 /// A file left out because the same file is in the set at another import path.
 #[derive(Debug, PartialEq, Eq)]
@@ -92,16 +92,6 @@ pub(super) fn drop_duplicates(
     (keep, dropped)
 }
 
-/// The origin a kept duplicate takes: the most judged of its group.
-fn strongest(a: FileOrigin, b: FileOrigin) -> FileOrigin {
-    let rank = |o: FileOrigin| match o {
-        FileOrigin::Root => 0,
-        FileOrigin::Excluded => 1,
-        FileOrigin::Tree => 2,
-    };
-    if rank(a) <= rank(b) { a } else { b }
-}
-
 /// Applies the origin rule of [`drop_duplicates`] to the files kept.
 pub(super) fn merge_origins(files: &mut [SourceFile], keep: &[bool], dropped: &[Dropped]) {
     let index: HashMap<&str, usize> = files
@@ -118,16 +108,17 @@ pub(super) fn merge_origins(files: &mut [SourceFile], keep: &[bool], dropped: &[
         }
     }
     for (k, origin) in updates {
-        files[k].origin = strongest(files[k].origin, origin);
+        files[k].origin = files[k].origin.min(origin); // the most judged
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::origin::Origin;
     use std::sync::Arc;
 
-    fn file(path: &str, blob: &str, origin: FileOrigin) -> SourceFile {
+    fn file(path: &str, blob: &str, origin: Origin) -> SourceFile {
         SourceFile {
             path: path.into(),
             repo_path: path.into(),
@@ -140,13 +131,13 @@ mod tests {
     #[test]
     fn duplicates_keep_the_imported_then_the_shortest_path() {
         let files = vec![
-            file("api/a.proto", "1", FileOrigin::Root),
-            file("common/google/api/http.proto", "2", FileOrigin::Root),
-            file("google/api/http.proto", "2", FileOrigin::Excluded),
-            file("other/http.proto", "2", FileOrigin::Root), // same blob, not nested: kept
-            file("vendor/x/y.proto", "3", FileOrigin::Root),
-            file("x/y.proto", "3", FileOrigin::Tree),
-            file("ax/y.proto", "3", FileOrigin::Root), // `ax/` is no folder in front of `x/`
+            file("api/a.proto", "1", Origin::Root),
+            file("common/google/api/http.proto", "2", Origin::Root),
+            file("google/api/http.proto", "2", Origin::Excluded),
+            file("other/http.proto", "2", Origin::Root), // same blob, not nested: kept
+            file("vendor/x/y.proto", "3", Origin::Root),
+            file("x/y.proto", "3", Origin::Tree),
+            file("ax/y.proto", "3", Origin::Root), // `ax/` is no folder in front of `x/`
         ];
         let imports = HashMap::from([(
             "api/a.proto".to_string(),
@@ -171,6 +162,6 @@ mod tests {
         );
         let mut files = files;
         merge_origins(&mut files, &keep, &dropped);
-        assert_eq!(files[2].origin, FileOrigin::Root, "the most judged origin");
+        assert_eq!(files[2].origin, Origin::Root, "the most judged origin");
     }
 }

@@ -10,7 +10,7 @@ use super::buf::excluded;
 use super::git::{Entry, Reader};
 use super::resolve::vendor_dir;
 use super::resolve::{FileSet, join, shown_path};
-use super::{FileOrigin, SourceFile};
+use super::{Origin, SourceFile};
 
 /// Links followed in one resolution (a link to a link to ...), like the kernel's limit.
 pub(super) const MAX_HOPS: usize = 16;
@@ -54,13 +54,13 @@ impl End {
 /// file reached through a link is excluded when either is (istio's `google` ->
 /// `common-protos/google`, with `common-protos` excluded, stays excluded), and vendored (not
 /// judged) when the link leads into a vendor folder (`google` -> `common-protos/google`).
-pub(super) fn origin(side: &str, real: &str, excludes: &[String]) -> FileOrigin {
+pub(super) fn origin(side: &str, real: &str, excludes: &[String]) -> Origin {
     if excluded(side, excludes) || excluded(real, excludes) {
-        FileOrigin::Excluded
+        Origin::Excluded
     } else if side != real && vendor_dir(real).is_some() && vendor_dir(side).is_none() {
-        FileOrigin::Tree
+        Origin::Tree
     } else {
-        FileOrigin::Root
+        Origin::Root
     }
 }
 

@@ -11,7 +11,7 @@
 //! excluded by `buf.yaml` kept for their importers, imports found in no root looked up in
 //! the whole tree, and a file reachable at two import paths kept once (`resolve`).
 //!
-//! May import: nothing of ours but the leaf `proto_text` (import statements). Must not import
+//! May import: nothing of ours but the leaves `proto_text` (import statements) and `origin`. Must not import
 //! `schema`, `diff`, `rules`, `ui`.
 
 mod buf;
@@ -26,6 +26,7 @@ mod worktree;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub use crate::origin::Origin;
 pub use buf::DepPin;
 pub use git::{load, repo_root};
 pub use order::{parse_tag_version, tag_prefix};
@@ -79,7 +80,7 @@ pub struct Version {
     /// The `.proto` files, by import path (relative to their proto root), sorted by path:
     /// those under the proto roots (committed links followed inside the repository), those
     /// excluded by `buf.yaml`, and imports found in no root but elsewhere in the tree. A file
-    /// reachable at two import paths (`X/P` and `P`) is in once; see [`FileOrigin`].
+    /// reachable at two import paths (`X/P` and `P`) is in once; see [`Origin`].
     pub files: Vec<SourceFile>,
     /// What was resolved how, one plain line each (links followed or not, files found in the
     /// tree, duplicates kept once, ambiguous imports), sorted, at most about 50. Text from the
@@ -108,24 +109,7 @@ pub struct SourceFile {
     /// repository).
     pub text: Result<Arc<str>, String>,
     /// Why the file is in the version's file set.
-    pub origin: FileOrigin,
-}
-
-/// Why a file is in a version's file set. Only [`FileOrigin::Root`] files are judged in
-/// whole-schema scope; the others are there so that the files importing them compile.
-///
-/// A file reached through a link is `Excluded` when its path through the root or where it
-/// really is is excluded. When one file is kept for two import paths (`X/P` and `P`, the
-/// same blob), it keeps the path importers use and the most judged origin of the two.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum FileOrigin {
-    /// Under one of the version's proto roots.
-    #[default]
-    Root,
-    /// Under a proto root but excluded by `buf.yaml` (`excludes`): importable, not judged.
-    Excluded,
-    /// Outside the proto roots: found elsewhere in the tree by its import path.
-    Tree,
+    pub origin: Origin,
 }
 
 /// A tag that was seen but not loaded, and why.

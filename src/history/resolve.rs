@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use super::duplicates::{drop_duplicates, merge_origins};
-use super::{FileOrigin, SourceFile};
+use super::{Origin, SourceFile};
 use crate::proto_text::scan as scan_imports;
 
 /// At most this many notes per version; the rest are counted in a last line.
@@ -114,7 +114,7 @@ impl FileSet {
         let excluded = self
             .files
             .iter()
-            .filter(|f| f.origin == FileOrigin::Excluded)
+            .filter(|f| f.origin == Origin::Excluded)
             .count();
         if excluded > 0 {
             self.notes.push(format!(
@@ -195,7 +195,7 @@ impl FileSet {
                     repo_path: first,
                     blob,
                     text,
-                    origin: FileOrigin::Tree,
+                    origin: Origin::Tree,
                 });
                 queue.push_back(self.files.len() - 1);
             }
@@ -217,7 +217,7 @@ impl FileSet {
         let mut dirs: BTreeMap<String, usize> = BTreeMap::new();
         let mut copies = Vec::new();
         for f in &mut self.files {
-            if f.origin != FileOrigin::Root {
+            if f.origin != Origin::Root {
                 continue;
             }
             // A copy of a well-known file kept under another path
@@ -227,14 +227,14 @@ impl FileSet {
                 .iter()
                 .any(|w| f.path.strip_suffix(w).is_some_and(|p| p.ends_with('/')))
             {
-                f.origin = FileOrigin::Tree;
+                f.origin = Origin::Tree;
                 copies.push(f.path.clone());
                 continue;
             }
             let Some(dir) = vendor_dir(&f.path) else {
                 continue;
             };
-            f.origin = FileOrigin::Tree;
+            f.origin = Origin::Tree;
             let shown = f
                 .repo_path
                 .strip_suffix(f.path.as_str())

@@ -336,7 +336,7 @@ fn too_many_hops(fs: &Path) -> bool {
 }
 
 /// A file of the work tree, its blob id computed the way git does.
-fn file(path: String, repo_path: String, bytes: &[u8], origin: super::FileOrigin) -> SourceFile {
+fn file(path: String, repo_path: String, bytes: &[u8], origin: super::Origin) -> SourceFile {
     SourceFile {
         path,
         repo_path,
@@ -390,12 +390,7 @@ impl TreeFiles for WorkTree<'_, '_> {
             return None;
         }
         let bytes = std::fs::read(self.walker.workdir.join(repo_path)).ok()?;
-        let f = file(
-            String::new(),
-            String::new(),
-            &bytes,
-            super::FileOrigin::Tree,
-        );
+        let f = file(String::new(), String::new(), &bytes, super::Origin::Tree);
         Some((f.blob, f.text))
     }
 }

@@ -52,7 +52,7 @@ pub const EXPORT_ALL: i32 = 1;
 pub const EXPORT_TOP_LEVEL: i32 = 2;
 
 impl Features {
-    fn slots(&mut self) -> [&mut i32; 6] {
+    fn slots(&mut self) -> [&mut i32; 7] {
         [
             &mut self.field_presence,
             &mut self.enum_type,
@@ -60,6 +60,7 @@ impl Features {
             &mut self.utf8_validation,
             &mut self.message_encoding,
             &mut self.json_format,
+            &mut self.default_symbol_visibility,
         ]
     }
 
@@ -137,14 +138,12 @@ impl Features {
             set.utf8_validation,
             set.message_encoding,
             set.json_format,
+            set.default_symbol_visibility,
         ];
         for (value, slot) in values.into_iter().zip(self.slots()) {
             if let Some(n) = value.filter(|n| *n != 0) {
                 *slot = n;
             }
-        }
-        if let Some(n) = set.default_symbol_visibility.filter(|n| *n != 0) {
-            self.default_symbol_visibility = n;
         }
         self
     }

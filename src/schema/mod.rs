@@ -4,7 +4,7 @@
 //!
 //! The only module that uses `protox` and `prost-reflect`; nothing of theirs leaves it.
 //! Never sees git: it takes (path, blob id, text) triples. May import: nothing of ours but the
-//! leaf `proto_text` (import statements).
+//! leaves `proto_text` (import statements) and `origin`.
 
 pub mod compile;
 pub mod docs;

@@ -16,11 +16,6 @@ pub fn get(path: &str) -> Option<(&'static str, &'static str)> {
         .and_then(|i| files::THIRDPARTY_FILES.get(i).copied())
 }
 
-/// Import paths of the embedded protos, sorted.
-pub fn paths() -> impl Iterator<Item = &'static str> {
-    files::THIRDPARTY_FILES.iter().map(|(p, _)| *p)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -38,7 +33,7 @@ mod tests {
         ] {
             assert!(get(p).is_some(), "{p}");
         }
-        let all: Vec<&str> = paths().collect();
+        let all: Vec<&str> = files::THIRDPARTY_FILES.iter().map(|(p, _)| *p).collect();
         assert!(all.windows(2).all(|w| w[0] < w[1]));
         assert!(get("google/protobuf/any.proto").is_none());
     }
