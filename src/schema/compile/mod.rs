@@ -1,19 +1,21 @@
 //! Compiling the `.proto` text of a version, sharing work across versions.
 //!
-//! Two compilers enter here, and only here. `protox` compiles in process what it can read
-//! (proto2 and proto3): each distinct blob is parsed once (keyed by import path and blob id),
-//! and each distinct file set is linked and normalized once (keyed by its sorted list of
-//! (path, blob id)). Files are linked one at a time into one pool: a file that fails (a syntax
-//! error, a missing import, a symbol defined twice) is reported with its reason and the rest
-//! of the version still loads. Google's `protoc` compiles what protox cannot read (editions
-//! files and the files that import them), by unit: one file and its import closure, each
-//! distinct unit once (see [`super::protoc`]). Its descriptors join the same pool.
+//! Two compilers enter here, and only here. `protox` (`protox_link`) compiles in process
+//! what it can read (proto2 and proto3): each distinct blob is parsed once (keyed by import
+//! path and blob id), and each distinct file set is linked and normalized once (keyed by its
+//! sorted (path, blob id, origin)). Files are linked one at a time into one pool: a file that
+//! fails (a syntax error, a missing import, a symbol defined twice) is reported with its
+//! reason and the rest of the version still loads. Google's `protoc` (`units`) compiles what
+//! protox cannot read (editions files and the files that import them), by unit: one file
+//! and its import closure, each distinct unit once (see [`super::protoc`]). Its descriptors
+//! join the same pool.
 //!
 //! An import found neither in the version's files nor among the well-known types is looked
 //! up in a small set of third-party protos embedded in the binary (googleapis, gogoproto,
 //! protoc-gen-validate, protovalidate) — what `buf.yaml` dependencies most often name.
 
 mod locate;
+mod protox_link;
 #[cfg(test)]
 mod tests;
 mod units;
@@ -23,7 +25,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use protox::file::{File, FileResolver, GoogleFileResolver};
+use protox::file::File;
 use serde::Serialize;
 
 use super::docs::{self, FileDocs};
@@ -32,7 +34,7 @@ use super::model::{Origin, Schema};
 use super::normalize::normalize;
 use super::thirdparty;
 use crate::proto_text::edition_line;
-use locate::{diagnostic, locate, root_hint};
+use locate::diagnostic;
 use units::{Target, Unit, UnitKey};
 
 /// One input file: import path, blob id (equal ids mean equal text), text, and why it is in
@@ -329,57 +331,8 @@ impl Cache {
             .collect();
         let needs_protoc = needs_protoc(&parsed, &deps);
 
-        // protox links the rest, judged files opened one at a time.
-        let started = Instant::now();
-        let mut file_docs: HashMap<String, (String, Arc<FileDocs>)> = HashMap::new();
-        let mut protox_files: HashMap<String, Arc<File>> = HashMap::new();
-        for f in &files {
-            if let Some(Parsed::Protox(file, docs)) = parsed.get(f.path)
-                && !needs_protoc.contains(f.path)
-            {
-                protox_files.insert(f.path.to_string(), file.clone());
-                file_docs.insert(f.path.to_string(), (f.blob.to_string(), docs.clone()));
-            }
-        }
-        let names: Vec<String> = files
-            .iter()
-            .filter(|f| f.origin == Origin::Root && protox_files.contains_key(f.path))
-            .map(|f| f.path.to_string())
-            .collect();
-        self.stats.protox_files += names.len();
-        let mut compiler = protox::Compiler::with_file_resolver(SetResolver {
-            files: protox_files,
-            google: GoogleFileResolver::new(),
-        });
-        compiler.include_imports(true).include_source_info(true);
-        // Link errors follow the errors of files that failed on their own (parse, protoc).
-        let mut link_errors = Vec::new();
-        for name in &names {
-            if let Err(e) = compiler.open_file(name) {
-                let mut d = diagnostic(&e, name, |file| texts.get(file).copied());
-                if d.line == 0 {
-                    // Linked without source info: find the place the message names.
-                    let text = texts.get(d.file.as_str()).copied().unwrap_or("");
-                    let docs = file_docs
-                        .get(d.file.as_str())
-                        .map(|(_, docs)| docs.as_ref());
-                    (d.line, d.column) = locate(&d.message, text, docs);
-                }
-                if let Some(hint) = root_hint(&d.message, texts.keys().copied()) {
-                    d.message.push_str(&hint);
-                }
-                if let Some(missing) = failed_parse
-                    .iter()
-                    .find(|p| d.message.contains(&format!("'{p}'")))
-                {
-                    d.message
-                        .push_str(&format!(" (`{missing}` did not compile, see above)"));
-                }
-                link_errors.push(d);
-            }
-        }
-        let mut pool = compiler.descriptor_pool();
-        self.stats.link += started.elapsed();
+        let (mut pool, link_errors, mut file_docs) =
+            self.link_protox(&files, &parsed, &needs_protoc, &texts, &failed_parse);
 
         // protoc, by unit, for the judged files protox could not link.
         let started = Instant::now();
@@ -403,8 +356,8 @@ impl Cache {
         self.stats.protoc += started.elapsed();
         diagnostics.extend(link_errors);
         let mut protoc_done = Vec::new();
-        for (path, blob, docs) in joined.done {
-            file_docs.insert(path.clone(), (blob, docs));
+        for (path, docs) in joined.done {
+            file_docs.insert(path.clone(), docs);
             protoc_done.push(path);
         }
         protoc_done.sort();
@@ -421,10 +374,7 @@ impl Cache {
                     .copied()
                     .unwrap_or_default()
                     .to_string();
-                let docs = file_docs
-                    .remove(f.name())
-                    .map(|(_, docs)| docs)
-                    .unwrap_or_default();
+                let docs = file_docs.remove(f.name()).unwrap_or_default();
                 Some((f.name().to_string(), (blob, docs, origin)))
             })
             .collect();
@@ -450,32 +400,7 @@ impl Cache {
         ));
         self.stats.normalize += started.elapsed();
 
-        // Never a silent drop: a judged file left out says so, even without a reason above.
-        let named: HashSet<&str> = diagnostics.iter().map(|d| d.file.as_str()).collect();
-        let unexplained: Vec<Diagnostic> = files
-            .iter()
-            .filter(|f| f.origin == Origin::Root && !own.contains_key(f.path))
-            .filter(|f| !named.contains(f.path))
-            .map(|f| {
-                // Usually an import that failed: the error was reported on the import.
-                let failed_import = units::closure(f.path, |p| deps.get(p))
-                    .into_iter()
-                    .find(|p| p != f.path && named.contains(p.as_str()));
-                Diagnostic {
-                    file: f.path.to_string(),
-                    line: 0,
-                    column: 0,
-                    message: match failed_import {
-                        Some(p) => format!(
-                            "not compiled: it imports `{p}`, which did not compile (see its error)"
-                        ),
-                        None => "not compiled: the compilers gave no reason; it is left out of \
-                                 this version (please report this)"
-                            .into(),
-                    },
-                }
-            })
-            .collect();
+        let unexplained = unexplained(&files, &own, &deps, &diagnostics);
         diagnostics.extend(unexplained);
         if files_total == 0 {
             diagnostics.push(Diagnostic {
@@ -503,41 +428,66 @@ impl Cache {
     }
 }
 
+/// Never a silent drop: a judged file that is not in the pool and that no diagnostic names
+/// gets one (usually it imports a file that failed, whose error names only that file).
+fn unexplained<V>(
+    files: &[SourceRef<'_>],
+    own: &HashMap<String, V>,
+    deps: &HashMap<&str, Vec<String>>,
+    diagnostics: &[Diagnostic],
+) -> Vec<Diagnostic> {
+    let named: HashSet<&str> = diagnostics.iter().map(|d| d.file.as_str()).collect();
+    files
+        .iter()
+        .filter(|f| f.origin == Origin::Root && !own.contains_key(f.path))
+        .filter(|f| !named.contains(f.path))
+        .map(|f| {
+            // Usually an import that failed: the error was reported on the import.
+            let failed_import = units::closure(f.path, |p| deps.get(p))
+                .into_iter()
+                .find(|p| p != f.path && named.contains(p.as_str()));
+            Diagnostic {
+                file: f.path.to_string(),
+                line: 0,
+                column: 0,
+                message: match failed_import {
+                    Some(p) => format!(
+                        "not compiled: it imports `{p}`, which did not compile (see its error)"
+                    ),
+                    None => "not compiled: the compilers gave no reason; it is left out of \
+                             this version (please report this)"
+                        .into(),
+                },
+            }
+        })
+        .collect()
+}
+
 /// What protox cannot link: the files it cannot parse (editions) and, transitively, every
 /// file that imports one.
 fn needs_protoc(
     parsed: &HashMap<String, Parsed>,
     deps: &HashMap<&str, Vec<String>>,
 ) -> BTreeSet<String> {
+    let mut importers: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (file, imports) in deps {
+        for import in imports {
+            importers.entry(import.as_str()).or_default().push(file);
+        }
+    }
     let mut out: BTreeSet<String> = parsed
         .iter()
         .filter(|(_, p)| matches!(p, Parsed::Protoc(..)))
         .map(|(n, _)| n.clone())
         .collect();
-    loop {
-        let more: Vec<String> = deps
-            .iter()
-            .filter(|(n, d)| !out.contains(**n) && d.iter().any(|i| out.contains(i)))
-            .map(|(n, _)| n.to_string())
-            .collect();
-        if more.is_empty() {
-            return out;
-        }
-        out.extend(more);
-    }
-}
-
-/// Our files first, then protox's well-known types.
-struct SetResolver {
-    files: HashMap<String, Arc<File>>,
-    google: GoogleFileResolver,
-}
-
-impl FileResolver for SetResolver {
-    fn open_file(&self, name: &str) -> Result<File, protox::Error> {
-        match self.files.get(name) {
-            Some(f) => Ok(File::clone(f)),
-            None => self.google.open_file(name),
+    // Each file is visited once: a long chain of imports costs its length, not its square.
+    let mut todo: Vec<String> = out.iter().cloned().collect();
+    while let Some(file) = todo.pop() {
+        for importer in importers.get(file.as_str()).into_iter().flatten() {
+            if out.insert(importer.to_string()) {
+                todo.push(importer.to_string());
+            }
         }
     }
+    out
 }

@@ -82,7 +82,7 @@ mod protox_sets {
         assert_eq!(at("b.proto"), (4, 1), "{:?}", out.diagnostics);
         assert_eq!(at("c.proto"), (4, 3), "{:?}", out.diagnostics);
         assert_eq!(at("d.proto"), (3, 8), "{:?}", out.diagnostics);
-        let hint = root_hint(
+        let hint = super::locate::root_hint(
             "import 'g/x.proto' not found",
             ["src/g/x.proto", "a.proto"].into_iter(),
         );

@@ -244,7 +244,7 @@ fn without_protoc(t: &Target<'_>, why: &str) -> Diagnostic {
 /// the editions of the files added.
 #[derive(Default)]
 pub(super) struct Joined {
-    pub done: Vec<(String, String, Arc<FileDocs>)>,
+    pub done: Vec<(String, Arc<FileDocs>)>,
     pub editions: HashMap<String, i32>,
     /// Full names of the messages and enums made local by edition 2024's visibility.
     pub local: HashSet<String>,
@@ -267,9 +267,7 @@ pub(super) fn join(
             (Err(_), Some(d)) => diagnostics.push(d.clone()),
             (Err(ds), None) => diagnostics.extend(ds.iter().map(|d| in_target(d, t.path))),
             (Ok(out), _) => match add_unit(pool, out, &mut joined.editions, &mut joined.local) {
-                Ok(()) => joined
-                    .done
-                    .push((t.path.to_string(), t.key.1.clone(), out.docs.clone())),
+                Ok(()) => joined.done.push((t.path.to_string(), out.docs.clone())),
                 Err(d) => diagnostics.push(Diagnostic {
                     file: t.path.to_string(),
                     line: if d.line == 0 && d.file == t.path {
