@@ -231,7 +231,7 @@ fn without_protoc(t: &Target<'_>, why: &str) -> Diagnostic {
         None => Diagnostic {
             file: t.path.to_string(),
             line: t.edition_line,
-            column: 0,
+            column: u32::from(t.edition_line > 0),
             message: format!(
                 "this file needs Google's protoc (an editions file, or one that imports one), \
                  and {why}"
@@ -268,15 +268,20 @@ pub(super) fn join(
             (Err(ds), None) => diagnostics.extend(ds.iter().map(|d| in_target(d, t.path))),
             (Ok(out), _) => match add_unit(pool, out, &mut joined.editions, &mut joined.local) {
                 Ok(()) => joined.done.push((t.path.to_string(), out.docs.clone())),
-                Err(d) => diagnostics.push(Diagnostic {
-                    file: t.path.to_string(),
-                    line: if d.line == 0 && d.file == t.path {
-                        t.edition_line
+                Err(d) => {
+                    // An error on the file itself without a place: its edition statement.
+                    let (line, column) = if d.line == 0 && d.file == t.path {
+                        (t.edition_line, u32::from(t.edition_line > 0))
                     } else {
-                        d.line
-                    },
-                    ..d
-                }),
+                        (d.line, d.column)
+                    };
+                    diagnostics.push(Diagnostic {
+                        file: t.path.to_string(),
+                        line,
+                        column,
+                        message: d.message,
+                    });
+                }
             },
         }
     }
