@@ -85,11 +85,13 @@ pub fn run(
     let started = Instant::now();
     let mut changes = 0;
     let mut pairs = 0;
+    let none = protolapse::judge::Ignores::default();
     for w in project.versions.windows(2) {
-        let (a, b) = (&w[0].compiled.schema, &w[1].compiled.schema);
-        let pairing = protolapse::diff::pair_whole(&a.content, &b.content);
-        changes += protolapse::rules::check(&pairing, a, b).len();
-        pairs += 1;
+        use protolapse::judge::{Scope, Side, judge};
+        if let (Some(a), Some(b)) = (Side::of(&w[0]), Side::of(&w[1])) {
+            changes += judge(&a, &b, &Scope::Whole, &none).len();
+            pairs += 1;
+        }
     }
     println!(
         "diff adjacent pairs {:>8.1} ms  ({pairs} pairs, {changes} changes)",

@@ -1,18 +1,17 @@
-//! The command line: parse arguments, load what a command needs, print its report.
+//! The command line: the arguments (clap), and the one dispatch from a parsed command to
+//! its function in `commands` (or the terminal UI).
 
-use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use protolapse::config::Config;
-use protolapse::history::{self, HistoryOptions};
-use protolapse::load::{self, Loaded, Project};
-use protolapse::policy::{Level, Policy, Pre1};
-use protolapse::report;
-use protolapse::schema::Status;
-use protolapse::schema::graph::{self, RootMatch};
+use protolapse::config::{Config, Given};
+use protolapse::history;
+use protolapse::judge::Scope;
+use protolapse::policy::{Level, Policy, Pre1, Settings};
+
+use crate::commands::{self, CheckOut, GraphOut, Opened, print};
 
 #[derive(Parser)]
 #[command(
@@ -202,66 +201,62 @@ enum GraphFormat {
 
 /// Runs the command and returns the exit status; errors (status 2) are printed by `main`.
 pub fn run(cli: Cli) -> Result<i32> {
-    run_command(cli).map(|passed| if passed { 0 } else { 1 })
+    dispatch(cli).map(|passed| if passed { 0 } else { 1 })
 }
 
-/// Ok(false) when a check found a violation.
-fn run_command(cli: Cli) -> Result<bool> {
-    match cli.command {
-        None => tui(cli.source, cli.root).map(|()| true),
-        Some(Command::Log {
+/// The one dispatch: each command, from its arguments to printed output. Ok(false) when a
+/// check found a violation.
+fn dispatch(cli: Cli) -> Result<bool> {
+    let Some(command) = cli.command else {
+        return tui(cli.source, cli.root).map(|()| true);
+    };
+    match command {
+        Command::Log {
             source,
             root,
             judge,
             format,
-        }) => {
-            let (project, config, _demo) = open(&source)?;
-            let root = root.or(config.root.clone());
-            if let Some(root) = &root {
-                check_root_somewhere(&project, root)?;
-            }
-            crate::commands::log(
-                &project,
-                root.as_deref(),
-                &judge.settings(&config)?,
+        } => {
+            let opened = commands::open(&source.read(), false)?;
+            let settings = judge.settings(&opened, root)?;
+            print(&commands::log(
+                &opened,
+                &settings,
                 format == LogFormat::Json,
-            )
-            .and_then(|t| print(&t))
-            .map(|_| true)
+            )?)?;
         }
-        Some(Command::Check {
+        Command::Check {
             source,
             against,
             publish,
             root,
             judge,
             format,
-        }) => {
-            let (project, config, _demo) = open_with(&source, true)?;
-            let settings = judge.settings(&config)?;
-            let root = root.or(config.root.clone());
-            let (text, pass) = crate::commands::check(
-                &project,
+        } => {
+            let opened = commands::open(&source.read(), true)?;
+            let settings = judge.settings(&opened, root)?;
+            let out = match format {
+                CheckFormat::Text => CheckOut::Text,
+                CheckFormat::Json => CheckOut::Json,
+                CheckFormat::Github => CheckOut::Github,
+                CheckFormat::Sarif => CheckOut::Sarif,
+            };
+            let (text, pass) = commands::check(
+                &opened,
                 &source.flags.revs,
                 against.as_deref(),
                 publish.as_deref(),
-                root.as_deref(),
-                settings,
-                match format {
-                    CheckFormat::Text => crate::commands::CheckOut::Text,
-                    CheckFormat::Json => crate::commands::CheckOut::Json,
-                    CheckFormat::Github => crate::commands::CheckOut::Github,
-                    CheckFormat::Sarif => crate::commands::CheckOut::Sarif,
-                },
+                &settings,
+                out,
             )?;
             print(&text)?;
-            Ok(pass)
+            return Ok(pass);
         }
-        Some(Command::Blame {
+        Command::Blame {
             args,
             flags,
             format,
-        }) => {
+        } => {
             let (repo, name) = match &args[..] {
                 [m] => (None, m.clone()),
                 [r, m] => (Some(PathBuf::from(r)), m.clone()),
@@ -270,55 +265,31 @@ fn run_command(cli: Cli) -> Result<bool> {
                     args.len()
                 ),
             };
-            let (project, _config, _demo) = open(&Source { repo, flags })?;
-            let text = crate::commands::blame(&project, &name, format == LogFormat::Json)?;
-            print(&text).map(|_| true)
+            let opened = commands::open(&Source { repo, flags }.read(), false)?;
+            print(&commands::blame(&opened, &name, format == LogFormat::Json)?)?;
         }
-        Some(Command::Graph {
+        Command::Graph {
             source,
             at,
             root,
             format,
-        }) => {
-            let (project, config, _demo) = open(&source)?;
-            let version = find_version(&project, &at)?;
-            let root = root.or(config.root).ok_or_else(|| {
-                anyhow!("which root? pass --root MSG (a message or service), or set `root` in protolapse.toml")
-            })?;
-            if version.compiled.status == Status::Failed {
-                let first = version
-                    .compiled
-                    .diagnostics
-                    .first()
-                    .map(|d| d.to_string())
-                    .unwrap_or_default();
-                bail!(
-                    "version {} did not compile: {}",
-                    protolapse::sanitize::line(&version.version.name),
-                    protolapse::sanitize::line(&first)
-                );
-            }
-            let content = &version.compiled.schema.content;
-            let name = resolve(content, &root, &version.version.name)?;
-            let g = graph::build(content, &name);
-            let text = match format {
-                GraphFormat::Text => report::graph::to_text(content, &g),
-                GraphFormat::Dot => report::graph::to_dot(&g),
-                GraphFormat::Mermaid => report::graph::to_mermaid(&g),
-                GraphFormat::Json => {
-                    let mut s = serde_json::to_string_pretty(&g)?;
-                    s.push('\n');
-                    s
-                }
+        } => {
+            let opened = commands::open(&source.read(), false)?;
+            let root = root.or_else(|| opened.config.root.clone());
+            let out = match format {
+                GraphFormat::Text => GraphOut::Text,
+                GraphFormat::Dot => GraphOut::Dot,
+                GraphFormat::Mermaid => GraphOut::Mermaid,
+                GraphFormat::Json => GraphOut::Json,
             };
-            print(&text).map(|_| true)
+            print(&commands::graph(&opened, &at, root.as_deref(), out)?)?;
         }
-        Some(Command::Diff {
+        Command::Diff {
             args,
             flags,
             root,
             format,
-        }) => {
+        } => {
             let (repo, old, new) = match &args[..] {
                 [o, n] => (None, o.clone(), n.clone()),
                 [r, o, n] => (Some(PathBuf::from(r)), o.clone(), n.clone()),
@@ -327,73 +298,35 @@ fn run_command(cli: Cli) -> Result<bool> {
                     args.len()
                 ),
             };
-            let (project, config, _demo) = open(&Source { repo, flags })?;
-            let a = find_version(&project, &old)?;
-            let b = find_version(&project, &new)?;
-            for v in [a, b] {
-                if v.compiled.status == Status::Failed {
-                    bail!(
-                        "version {} did not compile, so it cannot be compared: {}",
-                        protolapse::sanitize::line(&v.version.name),
-                        v.compiled
-                            .diagnostics
-                            .first()
-                            .map(|d| protolapse::sanitize::line(&d.to_string()))
-                            .unwrap_or_default()
-                    );
-                }
-            }
-            let root = match root.or(config.root.clone()) {
-                Some(r) => Some(match graph::resolve_root(&b.compiled.schema.content, &r) {
-                    RootMatch::Found(n) => n,
-                    _ => resolve(&a.compiled.schema.content, &r, &a.version.name)?,
-                }),
-                None => None,
-            };
-            let ignores = config
-                .ignores()
-                .map_err(|e| anyhow!("{}: {e}", protolapse::config::FILE_NAME))?;
-            let text =
-                crate::commands::diff(&project, a, b, root, ignores, format == LogFormat::Json)?;
-            print(&text).map(|_| true)
+            let opened = commands::open(&Source { repo, flags }.read(), false)?;
+            let settings = opened.config.settings().map_err(|e| anyhow!(e))?;
+            let root = root.or_else(|| opened.config.root.clone());
+            let text = commands::diff(
+                &opened,
+                &old,
+                &new,
+                root.as_deref(),
+                &settings.ignores,
+                format == LogFormat::Json,
+            )?;
+            print(&text)?;
         }
-        Some(Command::Explain { rule, list }) => {
-            use protolapse::rules::RULES;
-            if list {
-                return print(&report::explain::list()).map(|_| true);
-            }
-            let given = rule.unwrap_or_default();
-            let id = given.to_uppercase().replace('-', "_");
-            match report::explain::explain(&id) {
-                Some(text) => print(&text).map(|_| true),
-                None => {
-                    let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
-                    let close = graph::closest(&ids, &id, 3);
-                    bail!(
-                        "unknown rule `{}`{}\n  help: `protolapse explain --list` lists them all",
-                        protolapse::sanitize::line(&given),
-                        if close.is_empty() {
-                            String::new()
-                        } else {
-                            format!("; did you mean {}?", close.join(", "))
-                        }
-                    )
-                }
-            }
+        Command::Explain { rule, list } => {
+            print(&commands::explain(rule.as_deref(), list)?)?;
         }
-        Some(Command::Bench {
+        Command::Bench {
             source,
             synthetic,
             root,
-        }) => crate::bench::run(
+        } => crate::bench::run(
             source.repo.as_deref(),
             source.flags.demo,
             synthetic.as_deref(),
-            &options(&source, &Config::default(), false),
+            &Config::default().history_options(&source.flags.given(), false),
             root,
-        )
-        .map(|_| true),
+        )?,
     }
+    Ok(true)
 }
 
 /// `protolapse [REPO]` and `protolapse --demo`: the terminal UI.
@@ -415,151 +348,54 @@ fn tui(source: Source, root: Option<String>) -> Result<()> {
     }
     ui::run(ui::runtime::Options {
         source: src,
-        load: ui::LoadOptions {
-            tags: source.flags.tags.clone(),
-            revs: source.flags.revs.clone(),
-            proto_paths: source.flags.proto_paths.clone(),
-        },
+        load: source.flags.given(),
         root,
     })
 }
 
-fn print(text: &str) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
-        // A closed pipe (`| head`) is not an error.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other.context("cannot write to standard output"),
-    }
-}
-
-fn options(source: &Source, config: &Config, worktree_always: bool) -> HistoryOptions {
-    HistoryOptions {
-        tags: source.flags.tags.clone().or_else(|| config.tags.clone()),
-        revs: source.flags.revs.clone(),
-        proto_paths: if source.flags.proto_paths.is_empty() {
-            config.proto_paths.clone()
-        } else {
-            source.flags.proto_paths.clone()
-        },
-        worktree: true,
-        worktree_always,
-    }
-}
-
-/// Loads the history a command names: the demo, or a repository with its config.
-fn open(source: &Source) -> Result<(Project, Config, Option<tempfile::TempDir>)> {
-    open_with(source, false)
-}
-
-/// [`open`]; with `worktree_always`, the working tree is a version even when clean.
-fn open_with(
-    source: &Source,
-    worktree_always: bool,
-) -> Result<(Project, Config, Option<tempfile::TempDir>)> {
-    let (path, demo) = if source.flags.demo {
-        let dir = history::demo::build()?;
-        (dir.path().to_path_buf(), Some(dir))
-    } else {
-        let path = source.repo.clone().unwrap_or_else(|| PathBuf::from("."));
-        (path, None)
-    };
-    let root = history::repo_root(&path)?;
-    let config = Config::load(&root)?.unwrap_or_default();
-    let project = load::load(&path, &options(source, &config, worktree_always), |_, _| {})?;
-    if let Some(e) = project.no_protos() {
-        bail!("{e}");
-    }
-    Ok((project, config, demo))
-}
-
-fn find_version<'p>(project: &'p Project, name: &str) -> Result<&'p Loaded> {
-    project.find(name).ok_or_else(|| {
-        let names = project.names();
-        let close = graph::closest(&names, name, 3);
-        let hint = if close.is_empty() {
-            String::new()
-        } else {
-            format!("; did you mean {}?", close.join(", "))
-        };
-        anyhow!(
-            "unknown version `{}`{hint}\n  help: versions are {}; add a revision with --rev REV",
-            protolapse::sanitize::line(name),
-            names
-                .iter()
-                .map(|n| protolapse::sanitize::line(n))
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    })
-}
-
-fn resolve(content: &protolapse::schema::Content, root: &str, at: &str) -> Result<String> {
-    match graph::resolve_root(content, root) {
-        RootMatch::Found(name) => Ok(name),
-        RootMatch::Ambiguous(names) => bail!(
-            "root `{}` is ambiguous in {}: {}\n  help: pass the full name",
-            protolapse::sanitize::line(root),
-            protolapse::sanitize::line(at),
-            names.join(", ")
-        ),
-        RootMatch::Unknown(close) => {
-            let hint = if close.is_empty() {
-                String::new()
-            } else {
-                format!("; closest: {}", close.join(", "))
-            };
-            bail!(
-                "unknown root `{}` in {}{hint}\n  help: a root is a message or service name, full (pkg.Msg) or short (Msg)",
-                protolapse::sanitize::line(root),
-                protolapse::sanitize::line(at)
-            )
+impl Source {
+    fn read(&self) -> commands::Source<'_> {
+        commands::Source {
+            repo: self.repo.as_deref(),
+            demo: self.flags.demo,
+            given: self.flags.given(),
         }
     }
 }
 
-/// A root for `log` must exist in at least one version.
-fn check_root_somewhere(project: &Project, root: &str) -> Result<()> {
-    let mut last_err = None;
-    for v in project.versions.iter().rev() {
-        if v.compiled.status == Status::Failed {
-            continue;
-        }
-        match resolve(&v.compiled.schema.content, root, &v.version.name) {
-            Ok(_) => return Ok(()),
-            Err(e) => last_err = last_err.or(Some(e)),
+impl Flags {
+    fn given(&self) -> Given {
+        Given {
+            tags: self.tags.clone(),
+            revs: self.revs.clone(),
+            proto_paths: self.proto_paths.clone(),
         }
     }
-    Err(last_err.unwrap_or_else(|| anyhow!("no version compiled, so no root can be found")))
 }
 
 impl Judge {
-    /// Flags over the config file.
-    fn settings(&self, config: &Config) -> Result<protolapse::policy::Settings> {
-        let file = protolapse::config::FILE_NAME;
-        let policy = match &self.policy {
-            Some(p) => Some(p.parse::<Policy>().map_err(|e| anyhow!("--policy: {e}"))?),
-            None => config.policy().map_err(|e| anyhow!("{file}: {e}"))?,
-        };
-        let level = match &self.level {
-            Some(l) => l.parse::<Level>().map_err(|e| anyhow!("--level: {e}"))?,
-            None => config.level.unwrap_or_default(),
-        };
-        let pre1 = match &self.pre1 {
-            Some(p) => p.parse::<Pre1>().map_err(|e| anyhow!("--pre1: {e}"))?,
-            None => config.pre1.unwrap_or_default(),
-        };
-        Ok(protolapse::policy::Settings {
-            root: None,
-            policy,
-            level,
-            strict: if self.no_strict {
-                false
-            } else {
-                self.strict || config.strict.unwrap_or(false)
-            },
-            pre1,
-            ignores: config.ignores().map_err(|e| anyhow!("{file}: {e}"))?,
-        })
+    /// protolapse.toml's settings (`Config::settings`), each flag given over its key, in the
+    /// scope of `root` (the flag, else the config's), resolved in the newest version that
+    /// has it.
+    fn settings(&self, opened: &Opened, root: Option<String>) -> Result<Settings> {
+        let config = &opened.config;
+        let mut s = config.settings().map_err(|e| anyhow!(e))?;
+        if let Some(p) = &self.policy {
+            s.policy = Some(p.parse::<Policy>().map_err(|e| anyhow!("--policy: {e}"))?);
+        }
+        if let Some(l) = &self.level {
+            s.level = l.parse::<Level>().map_err(|e| anyhow!("--level: {e}"))?;
+        }
+        if let Some(p) = &self.pre1 {
+            s.pre1 = p.parse::<Pre1>().map_err(|e| anyhow!("--pre1: {e}"))?;
+        }
+        if self.no_strict {
+            s.strict = false;
+        } else if self.strict {
+            s.strict = true;
+        }
+        let root = root.or_else(|| config.root.clone());
+        s.scope = Scope::in_history(root.as_deref(), &opened.project.versions)?;
+        Ok(s)
     }
 }

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::policy::{IgnoreRule, Ignores, Level, Policy, Pre1};
+use crate::history::HistoryOptions;
+use crate::judge::{IgnoreRule, Ignores};
+use crate::policy::{Level, Policy, Pre1, Settings};
 
 pub const FILE_NAME: &str = "protolapse.toml";
 
@@ -48,6 +50,15 @@ pub struct IgnoreEntry {
     pub reason: Option<String>,
 }
 
+/// What the command line (or the terminal UI's options) says about what to load; each given
+/// value overrides `protolapse.toml`'s.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Given {
+    pub tags: Option<String>,
+    pub revs: Vec<String>,
+    pub proto_paths: Vec<String>,
+}
+
 #[derive(Debug, thiserror::Error)]
 #[error("{path}: {message}\n  help: see docs/config.md for the keys protolapse.toml takes")]
 pub struct ConfigError {
@@ -88,6 +99,36 @@ impl Config {
         Ok(config)
     }
 
+    /// What to load: the given flags over this file's `tags` and `proto_paths`. With
+    /// `worktree_always`, the working tree is a version even when it equals HEAD.
+    pub fn history_options(&self, given: &Given, worktree_always: bool) -> HistoryOptions {
+        HistoryOptions {
+            tags: given.tags.clone().or_else(|| self.tags.clone()),
+            revs: given.revs.clone(),
+            proto_paths: if given.proto_paths.is_empty() {
+                self.proto_paths.clone()
+            } else {
+                given.proto_paths.clone()
+            },
+            worktree: true,
+            worktree_always,
+        }
+    }
+
+    /// How to judge, as this file says (the whole schema: a root is resolved against the
+    /// loaded history, see `judge::Scope`). Errors name the file and the key.
+    pub fn settings(&self) -> Result<Settings, String> {
+        let at = |e: String| format!("{FILE_NAME}: {e}");
+        Ok(Settings {
+            scope: crate::judge::Scope::Whole,
+            policy: self.policy().map_err(at)?,
+            level: self.level.unwrap_or_default(),
+            strict: self.strict.unwrap_or(false),
+            pre1: self.pre1.unwrap_or_default(),
+            ignores: self.ignores().map_err(at)?,
+        })
+    }
+
     /// The `policy` key, parsed.
     pub fn policy(&self) -> Result<Option<Policy>, String> {
         self.policy
@@ -109,12 +150,12 @@ impl Config {
             }
             if let Some(r) = &e.rule
                 && crate::rules::rule(r).is_none()
-                && !crate::policy::ignore::HAZARD_IDS.contains(&r.as_str())
+                && !crate::judge::ignore::HAZARD_IDS.contains(&r.as_str())
             {
                 let ids: Vec<&str> = crate::rules::RULES
                     .iter()
                     .map(|r| r.id)
-                    .chain(crate::policy::ignore::HAZARD_IDS)
+                    .chain(crate::judge::ignore::HAZARD_IDS)
                     .collect();
                 let close = crate::schema::graph::closest(&ids, r, 2);
                 return Err(format!(

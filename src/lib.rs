@@ -26,6 +26,7 @@ pub mod config;
 pub mod diff;
 pub mod explore;
 pub mod history;
+pub mod judge;
 pub mod load;
 pub mod origin;
 pub mod policy;

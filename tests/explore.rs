@@ -4,13 +4,14 @@
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
-use protolapse::explore::compare::{Comparison, Layout, Path, Side, Sides, Step};
+use protolapse::explore::compare::{Comparison, Layout, Path, Sides, Step};
 use protolapse::explore::facts;
 use protolapse::explore::names;
 use protolapse::history::demo::{Snapshot, write_repo};
 use protolapse::history::{self, HistoryOptions};
-use protolapse::load::{self, Project};
-use protolapse::policy::{Ignores, SemverVerdict, Settings};
+use protolapse::judge::Ignores;
+use protolapse::load::{self, Loaded, Project, VersionId, lineage};
+use protolapse::policy::{SemverVerdict, Settings};
 use protolapse::rules::{Bump, Severity};
 
 fn demo() -> &'static Project {
@@ -28,8 +29,8 @@ fn index(p: &Project, name: &str) -> usize {
         .unwrap()
 }
 
-fn side(p: &Project, i: usize) -> Side {
-    Side::of(&p.versions[i], i)
+fn side(p: &Project, i: usize) -> Loaded {
+    p.versions[i].clone()
 }
 
 fn compare_in(p: &Project, old: &str, new: &str, root: &str) -> Comparison {
@@ -102,9 +103,14 @@ fn every_change_of_every_demo_pair_lands_on_a_node() {
     let p = demo();
     for root in ["physics.v1.FlightPath", "physics.v1.FlightService"] {
         for w in 1..p.versions.len() {
-            let prev = protolapse::policy::semver::previous_to_compare(&p.versions, w);
+            let prev = lineage::previous_to_compare(&p.versions, VersionId::at(w));
             let Some(prev) = prev else { continue };
-            let c = Comparison::build(Some(side(p, prev)), side(p, w), root, &Ignores::default());
+            let c = Comparison::build(
+                Some(side(p, prev.index())),
+                side(p, w),
+                root,
+                &Ignores::default(),
+            );
             let unattached: Vec<String> = c
                 .unattached
                 .iter()
@@ -113,8 +119,8 @@ fn every_change_of_every_demo_pair_lands_on_a_node() {
             assert!(
                 unattached.is_empty(),
                 "{root} {} -> {}: {unattached:?}",
-                c.old.name,
-                c.new.name
+                c.old.name(),
+                c.new.name()
             );
             for i in 0..c.changes.len() {
                 assert!(c.path_of_change(i).is_some(), "change {i} has no path");
@@ -225,40 +231,34 @@ fn facts_carry_the_analysis_semver_verdicts_and_hazards() {
     assert_eq!(f.error, None);
     let at = |n: &str| &f.versions[index(p, n)];
     assert_eq!(at("v0.1.0").previous, None);
-    assert_eq!(at("v1.1.0").previous, Some(index(p, "v1.0.0")));
+    let id = |n: &str| VersionId::at(index(p, n));
+    assert_eq!(at("v1.1.0").previous, Some(id("v1.0.0")));
     assert_eq!(at("v1.1.0").semver, Some(SemverVerdict::TooSmall));
     assert_eq!(at("v1.1.0").required, Some(Bump::Major));
     assert_eq!(at("v1.1.0").bump, Some(Bump::Minor));
     assert!(at("v1.1.0").reason.is_some());
     assert_eq!(at("v1.0.0").semver, Some(SemverVerdict::Ok));
     // After the broken v1.2.0, v2.0.0 compares with v1.1.1.
-    assert_eq!(at("v2.0.0").previous, Some(index(p, "v1.1.1")));
+    assert_eq!(at("v2.0.0").previous, Some(id("v1.1.1")));
     assert!(at("v1.1.0").worst.is_some() && at("v1.1.0").changes > 0);
     // The reuse of removed numbers is a history-wide hazard of v1.1.1.
     assert!(!at("v1.1.1").hazards.is_empty(), "{:?}", at("v1.1.1"));
-    // While loading, the headers alone give the same previous versions.
-    let failed: Vec<_> = p
-        .versions
-        .iter()
-        .map(protolapse::explore::compare::failed_files)
-        .collect();
-    let headers: Vec<_> = p
-        .versions
-        .iter()
-        .zip(&failed)
-        .map(|(v, f)| facts::Header {
-            version: &v.version,
-            status: Some(v.compiled.status),
-            failed_files: f,
-        })
-        .collect();
-    for i in 0..p.versions.len() {
+    // The analysis takes its previous versions from the one place that decides them.
+    for v in &p.versions {
         assert_eq!(
-            facts::previous_while_loading(&headers, i),
-            f.versions[i].previous,
-            "{i}"
+            lineage::previous_to_compare(&p.versions, v.id),
+            f.versions[v.id.index()].previous,
+            "{}",
+            v.name()
         );
     }
+    // While the history loads, a version not compiled yet is no candidate: with v1.1.1
+    // pending, v2.0.0 is compared with a compiled release below it.
+    let mut loading = p.versions.clone();
+    let pending = index(p, "v1.1.1");
+    loading[pending] = Loaded::pending(id("v1.1.1"), loading[pending].version.clone());
+    let prev = lineage::previous_to_compare(&loading, id("v2.0.0"));
+    assert!(prev.is_some_and(|x| x != id("v1.1.1") && loading[x.index()].schema().is_some()));
 }
 
 #[test]

@@ -96,8 +96,7 @@ fn opentelemetry_history_loads_completely() {
         .iter()
         .filter_map(|v| {
             v.unchanged_since
-                .as_deref()
-                .map(|s| (v.version.name.as_str(), s))
+                .map(|s| (v.version.name.as_str(), p.versions[s.index()].name()))
         })
         .collect();
     assert_eq!(repeats, [("v1.0.0", "v0.20.0"), ("v1.3.1", "v1.3.0")]);
@@ -126,7 +125,8 @@ fn opentelemetry_history_loads_completely() {
 /// The whole-history analysis on opentelemetry-proto: what its history really did.
 #[test]
 fn opentelemetry_history_is_judged() {
-    use protolapse::policy::{self, IgnoreRule, Ignores, Policy, SemverVerdict, Settings};
+    use protolapse::judge::{IgnoreRule, Ignores};
+    use protolapse::policy::{self, Policy, SemverVerdict, Settings};
     let Some(bundle) = fixture("opentelemetry-proto.bundle") else {
         return;
     };

@@ -6,10 +6,11 @@ mod common;
 
 use common::{Repo, proto};
 use protolapse::history::HistoryOptions;
+use protolapse::judge::{IgnoreRule, Ignores};
 use protolapse::load::{self, Project};
 use protolapse::policy::lifecycle::State;
 use protolapse::policy::{
-    self, Analysis, HazardKind, IgnoreRule, Ignores, Level, Policy, Pre1, SemverVerdict, Settings,
+    self, Analysis, HazardKind, Level, Policy, Pre1, SemverVerdict, Settings,
 };
 
 fn load(r: &Repo) -> Project {
@@ -232,7 +233,8 @@ fn semver_against_the_previous_relevant_version() {
             .unwrap_or_else(|| panic!("{name}"));
         let r = &a.versions[i];
         (
-            r.previous.map(|j| p.versions[j].version.name.as_str()),
+            r.previous
+                .map(|j| p.versions[j.index()].version.name.as_str()),
             r.semver.verdict,
             r.semver.reason.clone(),
         )

@@ -448,11 +448,12 @@ fn the_demo_exercises_every_rule() {
     let (_d, p) = demo_project();
     let mut seen = std::collections::BTreeSet::new();
     for i in 0..p.versions.len() {
-        let Some(prev) = protolapse::policy::semver::previous_to_compare(&p.versions, i) else {
+        let id = protolapse::load::VersionId::at(i);
+        let Some(prev) = protolapse::load::lineage::previous_to_compare(&p.versions, id) else {
             continue;
         };
         let (a, b) = (
-            &p.versions[prev].compiled.schema,
+            &p.versions[prev.index()].compiled.schema,
             &p.versions[i].compiled.schema,
         );
         for c in check(&pair_whole(&a.content, &b.content), a, b) {

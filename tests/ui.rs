@@ -134,7 +134,7 @@ fn pair(app: &mut App, old: &str, new: &str) {
         cmd(app, Command::FocusNext);
     }
     let c = app.current().expect("compared");
-    assert_eq!((c.old.name.as_str(), c.new.name.as_str()), (old, new));
+    assert_eq!((c.old.name(), c.new.name()), (old, new));
 }
 
 /// The demo with the richest pair, v1.1.1 -> v2.0.0, from FlightPath.
@@ -275,10 +275,7 @@ fn moving_through_versions_compares_each_with_its_previous_relevant_version() {
     let v111 = index_of(&app, "v1.1.1");
     assert_eq!(app.selected, v111);
     let c = app.current().expect("compared");
-    assert_eq!(
-        (c.old.name.as_str(), c.new.name.as_str()),
-        ("v1.1.0", "v1.1.1")
-    );
+    assert_eq!((c.old.name(), c.new.name()), ("v1.1.0", "v1.1.1"));
     assert!(text(&app).contains("v1.1.0 → v1.1.1"));
     // A marked base: any two versions.
     let v010 = index_of(&app, "v0.1.0");
@@ -288,10 +285,7 @@ fn moving_through_versions_compares_each_with_its_previous_relevant_version() {
     assert_eq!(app.base, Some(v010));
     cmd(&mut app, Command::End);
     let c = app.current().expect("compared");
-    assert_eq!(
-        (c.old.name.as_str(), c.new.name.as_str()),
-        ("v0.1.0", "v4.0.0")
-    );
+    assert_eq!((c.old.name(), c.new.name()), ("v0.1.0", "v4.0.0"));
     cmd(&mut app, Command::Home);
     cmd(&mut app, Command::MarkBase);
     assert_eq!(app.base, None);

@@ -6,19 +6,16 @@
 //! The UI reads only [`Facts`] and [`PolicyMatrix`]; [`analyze`] and [`policy_matrix`] fill
 //! them (in a worker).
 
-use std::collections::BTreeSet;
-
-use crate::history::{Version, VersionKind};
-use crate::load::Project;
-use crate::policy::{self, Comparer, Policy, SemverVerdict, Settings};
+use crate::judge::Scope;
+use crate::load::{Project, VersionId, lineage};
+use crate::policy::{self, Policy, SemverVerdict, Settings};
 use crate::rules::{Bump, Severity};
-use crate::schema::Status;
 
 /// What is known of one version.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct VersionFacts {
     /// The version it is compared with by default.
-    pub previous: Option<usize>,
+    pub previous: Option<VersionId>,
     /// The bump from `previous` to this version, from their version numbers.
     pub bump: Option<Bump>,
     /// The bump its changes require.
@@ -39,8 +36,8 @@ pub struct VersionFacts {
 /// Everything known per version.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Facts {
-    /// The root the analysis was scoped to (`None`: the whole schema).
-    pub root: Option<String>,
+    /// The scope the analysis judged.
+    pub scope: Scope,
     pub versions: Vec<VersionFacts>,
     /// The configured policy, if any.
     pub policy: Option<String>,
@@ -60,83 +57,19 @@ pub struct PolicyColumn {
 /// Every version × every policy.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PolicyMatrix {
-    pub root: Option<String>,
+    pub scope: Scope,
     pub level: String,
     pub columns: Vec<PolicyColumn>,
 }
 
-/// What the UI knows of a version while the history loads: its header, its compile status
-/// once compiled, and the files that did not compile.
-pub struct Header<'a> {
-    pub version: &'a Version,
-    pub status: Option<Status>,
-    pub failed_files: &'a BTreeSet<String>,
-}
-
-/// The version `i` is compared with while the analysis is not there yet, from the headers
-/// alone, by the rule of `policy::semver::previous_to_compare` (which has the last word once
-/// the analysis arrives): among the earlier tagged versions that compiled, the greatest below
-/// it (releases only, for a release) that compiled every file this one compiled; without a
-/// version number, the nearest earlier one; a revision or the working tree: the latest release.
-pub fn previous_while_loading(versions: &[Header<'_>], i: usize) -> Option<usize> {
-    let compiled = |j: usize| {
-        versions
-            .get(j)
-            .and_then(|v| v.status)
-            .is_some_and(|s| s != Status::Failed)
-    };
-    let v = versions.get(i)?;
-    let covers = |j: usize| {
-        versions
-            .get(j)
-            .is_some_and(|w| w.failed_files.is_subset(v.failed_files))
-    };
-    let pick = |list: Vec<usize>| {
-        list.iter()
-            .copied()
-            .find(|&j| covers(j))
-            .or(list.first().copied())
-    };
-    let before = || pick((0..i).rev().filter(|&j| compiled(j)).collect());
-    let tags = |filter: &dyn Fn(&semver::Version) -> bool| -> Vec<(usize, &semver::Version)> {
-        versions
-            .iter()
-            .enumerate()
-            .filter(|&(j, w)| j != i && compiled(j) && w.version.kind == VersionKind::Tag)
-            .filter_map(|(j, w)| w.version.semver.as_ref().map(|s| (j, s)))
-            .filter(|(_, s)| filter(s))
-            .collect()
-    };
-    match (v.version.kind, &v.version.semver) {
-        (VersionKind::Tag, Some(cur)) => {
-            let mut c = tags(&|s| {
-                s.cmp_precedence(cur).is_lt() && (s.pre.is_empty() || !cur.pre.is_empty())
-            });
-            c.sort_by(|a, b| b.1.cmp_precedence(a.1).then_with(|| a.0.cmp(&b.0)));
-            pick(c.into_iter().map(|(j, _)| j).collect())
-        }
-        (VersionKind::Tag, None) => before(),
-        _ => {
-            let greatest = |release_only: bool| {
-                tags(&|s| !release_only || s.pre.is_empty())
-                    .into_iter()
-                    .max_by(|a, b| a.1.cmp_precedence(b.1).then_with(|| b.0.cmp(&a.0)))
-                    .map(|(j, _)| j)
-            };
-            greatest(true).or_else(|| greatest(false)).or_else(before)
-        }
-    }
-}
-
-/// Judges every version with `settings` (its root already resolved to a full name).
+/// Judges every version with `settings`.
 pub fn analyze(project: &Project, settings: &Settings) -> Facts {
     let mut out = Facts {
-        root: settings.root.clone(),
+        scope: settings.scope.clone(),
         policy: settings.policy.as_ref().map(|p| p.to_string()),
         ..Facts::default()
     };
-    let cmp = Comparer::new(project, settings.root.clone(), settings.ignores.clone());
-    let analysis = match policy::analyze_with(&cmp, settings) {
+    let analysis = match policy::analyze(project, settings) {
         Ok(a) => a,
         Err(e) => {
             out.error = Some(e.to_string());
@@ -145,15 +78,7 @@ pub fn analyze(project: &Project, settings: &Settings) -> Facts {
     };
     for r in &analysis.versions {
         let c = &r.counts;
-        let worst = [
-            (c.breaking, Severity::Breaking),
-            (c.lossy, Severity::Lossy),
-            (c.hazard, Severity::Hazard),
-            (c.safe, Severity::Safe),
-        ]
-        .into_iter()
-        .find(|(n, _)| *n > 0)
-        .map(|(_, s)| s);
+        let worst = c.worst();
         let semver = (r.semver.verdict != SemverVerdict::None).then_some(r.semver.verdict);
         out.versions.push(VersionFacts {
             previous: r.previous,
@@ -199,10 +124,8 @@ pub fn policy_matrix(project: &Project, settings: &Settings) -> PolicyMatrix {
     {
         policies.push(p.clone());
     }
-    let cmp = Comparer::new(project, settings.root.clone(), settings.ignores.clone());
-    let previous: Vec<Option<usize>> = (0..project.versions.len())
-        .map(|i| policy::semver::previous_to_compare(&project.versions, i))
-        .collect();
+    let cmp = policy::comparer(project, settings);
+    let previous = lineage::previous_of_each(&project.versions);
     let columns = policies
         .iter()
         .filter(|p| p.check_versions(&project.versions).is_ok())
@@ -213,7 +136,7 @@ pub fn policy_matrix(project: &Project, settings: &Settings) -> PolicyMatrix {
                 let compiled = project
                     .versions
                     .get(i)
-                    .is_some_and(|v| v.compiled.status != Status::Failed);
+                    .is_some_and(|v| v.schema().is_some());
                 compiled && (!r.checked.is_empty() || !r.pass || *p == Policy::AllowAny && i > 0)
             };
             PolicyColumn {
@@ -228,7 +151,7 @@ pub fn policy_matrix(project: &Project, settings: &Settings) -> PolicyMatrix {
         })
         .collect();
     PolicyMatrix {
-        root: settings.root.clone(),
+        scope: settings.scope.clone(),
         level: settings.level.as_str().to_string(),
         columns,
     }

@@ -11,7 +11,9 @@ use super::buf::{Roots, given_roots, roots_from_buf_files};
 use super::links::is_link;
 use super::order::{compare, parse_tag_version, tag_prefix};
 use super::resolve::{FileSet, TreeFiles};
-use super::{History, HistoryError, HistoryOptions, ReadStats, SkippedTag, Version, VersionKind};
+use super::{
+    History, HistoryError, HistoryOptions, ReadStats, SkippedTag, Version, VersionId, VersionKind,
+};
 
 /// Files larger than this are reported instead of read.
 const MAX_PROTO_BYTES: usize = 64 * 1024 * 1024;
@@ -138,10 +140,11 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
         versions.push(v);
     }
     // Which tagged versions each revision (and the working tree's HEAD) builds on.
-    let tagged: Vec<(String, Oid)> = versions
+    let tagged: Vec<(VersionId, Oid)> = versions
         .iter()
-        .filter(|v| v.kind == VersionKind::Tag)
-        .filter_map(|v| Some((v.name.clone(), Oid::from_str(&v.commit).ok()?)))
+        .enumerate()
+        .filter(|(_, v)| v.kind == VersionKind::Tag)
+        .filter_map(|(i, v)| Some((VersionId::at(i), Oid::from_str(&v.commit).ok()?)))
         .collect();
     for v in versions.iter_mut().filter(|v| v.kind != VersionKind::Tag) {
         let Ok(commit) = Oid::from_str(&v.commit) else {
@@ -153,7 +156,7 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
                 .filter(|(_, t)| {
                     *t == commit || repo.graph_descendant_of(commit, *t).unwrap_or(false)
                 })
-                .map(|(n, _)| n.clone())
+                .map(|(id, _)| *id)
                 .collect(),
         );
     }

@@ -60,6 +60,25 @@ pub enum VersionKind {
     Worktree,
 }
 
+/// A version's identity: its place in the history's order (tags by version number, then the
+/// extra revisions, then the working tree). Cheap to copy; every layer above refers to a
+/// version by it, never by name or by pointer. Valid for the history it came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize)]
+#[serde(transparent)]
+pub struct VersionId(pub u32);
+
+impl VersionId {
+    /// The id of the version at `index` in the history's order.
+    pub fn at(index: usize) -> VersionId {
+        VersionId(u32::try_from(index).unwrap_or(u32::MAX))
+    }
+
+    /// Its position in the history's order.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
 /// One version of the schema: a tag, a revision or the working tree.
 #[derive(Debug, Clone)]
 pub struct Version {
@@ -90,9 +109,9 @@ pub struct Version {
     pub manifest: Option<String>,
     /// The buf dependency modules and the commits `buf.lock` pins them at.
     pub dependencies: Vec<DepPin>,
-    /// For a revision or the working tree: the version tags whose commit is its commit or
+    /// For a revision or the working tree: the tagged versions whose commit is its commit or
     /// one of its ancestors (the releases it builds on). None for tags, or when unknown.
-    pub ancestors: Option<Vec<String>>,
+    pub ancestors: Option<Vec<VersionId>>,
 }
 
 /// One `.proto` file of a version.

@@ -8,12 +8,13 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::load::Loaded;
+use crate::judge::{Comparer, Counts};
+use crate::load::{Loaded, VersionId};
 use crate::rules::{self, Bump, Change};
 
 use super::registry::{self, Direction, Level, Policy, Violation};
 use super::semver::{self as sv, SemverCheck, SemverVerdict};
-use super::{Comparer, Counts, Settings, buffrs, hazards};
+use super::{Settings, buffrs, hazards};
 
 /// Errors fail the gate; warnings do not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -92,8 +93,8 @@ pub struct GateReport {
 
 /// What to check.
 pub struct GateInput<'a> {
-    pub subject: usize,
-    pub base: usize,
+    pub subject: VersionId,
+    pub base: VersionId,
     /// The version about to be published (from `--version`, a buffrs manifest, or the tag
     /// on a revision's commit).
     pub version: Option<&'a semver::Version>,
@@ -141,8 +142,8 @@ fn repo_location(v: &Loaded, loc: &str) -> Option<(String, u32)> {
 /// compared against (`against`), its new one through the subject.
 fn change_finding(
     versions: &[Loaded],
-    subject: usize,
-    against: usize,
+    subject: VersionId,
+    against: VersionId,
     severity: Outcome,
     why: String,
     c: Change,
@@ -157,7 +158,9 @@ fn change_finding(
         rule: c.rule.to_string(),
         element: c.element.clone(),
         number: c.number,
-        repo_location: loc.as_deref().and_then(|l| repo_location(&versions[on], l)),
+        repo_location: loc
+            .as_deref()
+            .and_then(|l| repo_location(&versions[on.index()], l)),
         location: loc,
         message: c.message.clone(),
         why: Some(why),
@@ -193,7 +196,7 @@ fn key(c: &Change) -> Key {
 fn policy_findings(
     cmp: &Comparer<'_>,
     input: &GateInput<'_>,
-    earlier: &[usize],
+    earlier: &[VersionId],
     checked: &mut Vec<String>,
 ) -> Vec<Finding> {
     let versions = cmp.versions();
@@ -203,7 +206,7 @@ fn policy_findings(
     for (j, backward, forward) in
         registry::requirements(input.policy, versions, Some(input.base), earlier)
     {
-        checked.push(versions[j].version.name.clone());
+        checked.push(versions[j.index()].version.name.clone());
         let (fails, warns) = registry::violations_against(
             cmp,
             input.policy,
@@ -230,7 +233,7 @@ fn policy_findings(
         } else {
             Vec::new()
         };
-        let base_name = &versions[input.base].version.name;
+        let base_name = &versions[input.base.index()].version.name;
         for v in fails {
             let k = key(&v.change);
             if errors.contains_key(&k) {
@@ -280,15 +283,15 @@ fn policy_findings(
 pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
     let versions = cmp.versions();
     let s = input.settings;
-    let subject = &versions[input.subject];
-    let base = &versions[input.base];
+    let subject = &versions[input.subject.index()];
+    let base = &versions[input.base.index()];
     let changes = cmp.changes(input.base, input.subject).unwrap_or_default();
     let mut findings = Vec::new();
     let mut notes = Vec::new();
 
     // The policy, against the base (and, when transitive, every release up to it).
     let prerelease = input.version.is_some_and(|v| !v.pre.is_empty());
-    let earlier = registry::earlier_tags(versions, input.base + 1, !prerelease);
+    let earlier = registry::earlier_tags(versions, VersionId(input.base.0 + 1), !prerelease);
     let mut checked = Vec::new();
     findings.extend(policy_findings(cmp, input, &earlier, &mut checked));
     if checked.is_empty() && !matches!(input.policy, Policy::AllowAny) {
@@ -341,10 +344,14 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
         }
         semver = Some(check);
         // A version already tagged with another schema.
-        if let Some(t) = versions.iter().position(|v| {
-            v.version.kind == crate::history::VersionKind::Tag
-                && v.version.semver.as_ref() == Some(x)
-        }) && t != input.subject
+        if let Some(t) = versions
+            .iter()
+            .find(|v| {
+                v.version.kind == crate::history::VersionKind::Tag
+                    && v.version.semver.as_ref() == Some(x)
+            })
+            .map(|v| v.id)
+            && t != input.subject
             && let Some(since) = cmp.changes(t, input.subject)
             && since.iter().any(|c| c.rule != "COMMENT_CHANGED")
         {
@@ -353,7 +360,7 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
                 "SEMVER_VERSION_TAKEN",
                 format!(
                     "version {x} is already released as {}, with a different schema",
-                    versions[t].version.name
+                    versions[t.index()].version.name
                 ),
                 format!(
                     "bump the version: these changes need at least {}",
@@ -409,18 +416,23 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
 
 /// History-wide hazards that the subject introduces, with the subject placed after the base
 /// and the releases before it (where it will be published), not after everything loaded.
-fn hazard_findings(cmp: &Comparer<'_>, input: &GateInput<'_>, earlier: &[usize]) -> Vec<Finding> {
+fn hazard_findings(
+    cmp: &Comparer<'_>,
+    input: &GateInput<'_>,
+    earlier: &[VersionId],
+) -> Vec<Finding> {
     let versions = cmp.versions();
     let s = input.settings;
-    let subject = &versions[input.subject];
-    let sequence: Vec<Loaded> = earlier
+    let subject = &versions[input.subject.index()];
+    let ids: Vec<VersionId> = earlier
         .iter()
-        .map(|&j| versions[j].clone())
-        .chain(std::iter::once(subject.clone()))
+        .copied()
+        .chain(std::iter::once(input.subject))
         .collect();
-    let last = sequence.len() - 1;
+    let sequence = crate::load::subsequence(versions, &ids);
+    let last = VersionId::at(sequence.len().saturating_sub(1));
     let schema = &subject.compiled.schema;
-    hazards::find(&sequence, cmp.root())
+    hazards::find(&sequence, cmp.scope())
         .into_iter()
         .filter(|h| h.at == last)
         .filter(|h| s.ignores.hazard(h.kind.id(), &h.element, schema).is_none())
@@ -455,7 +467,7 @@ fn hazard_findings(cmp: &Comparer<'_>, input: &GateInput<'_>, earlier: &[usize])
 /// when it compiled in the base (or is new), a warning when it did not compile there
 /// either (an editions file protox cannot read, say).
 fn compile_findings(subject: &Loaded, base: &Loaded) -> Vec<Finding> {
-    let base_failed = super::failed_files(base);
+    let base_failed = &base.failed_files;
     subject
         .compiled
         .diagnostics

@@ -14,11 +14,11 @@ use std::str::FromStr;
 use serde::Serialize;
 
 use crate::history::VersionKind;
-use crate::load::Loaded;
+use crate::judge::Comparer;
+use crate::load::{Loaded, VersionId};
 use crate::rules::{Change, Severity};
-use crate::schema::Status;
 
-use super::{Comparer, PolicyError};
+use super::PolicyError;
 
 /// A compatibility policy. `TILL` versions are version names of the history.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,19 +80,8 @@ impl Policy {
     }
 }
 
-fn find(versions: &[Loaded], name: &str) -> Option<usize> {
-    versions
-        .iter()
-        .position(|v| v.version.name == name)
-        .or_else(|| {
-            versions.iter().position(|v| {
-                v.version.name.strip_prefix('v') == Some(name)
-                    || v.version
-                        .semver
-                        .as_ref()
-                        .is_some_and(|s| s.to_string() == name)
-            })
-        })
+fn find(versions: &[Loaded], name: &str) -> Option<VersionId> {
+    crate::load::find(versions, name).map(|v| v.id)
 }
 
 impl fmt::Display for Policy {
@@ -270,17 +259,17 @@ impl PolicyResult {
 pub fn requirements(
     policy: &Policy,
     versions: &[Loaded],
-    prev: Option<usize>,
-    earlier: &[usize],
-) -> Vec<(usize, bool, bool)> {
-    let all = |b: bool, f: bool| -> Vec<(usize, bool, bool)> {
+    prev: Option<VersionId>,
+    earlier: &[VersionId],
+) -> Vec<(VersionId, bool, bool)> {
+    let all = |b: bool, f: bool| -> Vec<(VersionId, bool, bool)> {
         earlier.iter().rev().map(|&j| (j, b, f)).collect()
     };
-    let one = |b: bool, f: bool| -> Vec<(usize, bool, bool)> {
+    let one = |b: bool, f: bool| -> Vec<(VersionId, bool, bool)> {
         prev.map(|j| vec![(j, b, f)]).unwrap_or_default()
     };
-    let window = |x: &str| -> Vec<usize> {
-        let start = find(versions, x).unwrap_or(usize::MAX);
+    let window = |x: &str| -> Vec<VersionId> {
+        let start = find(versions, x).unwrap_or(VersionId(u32::MAX));
         earlier
             .iter()
             .rev()
@@ -300,9 +289,9 @@ pub fn requirements(
         Policy::BackwardTill(x) => window(x).into_iter().map(|j| (j, true, false)).collect(),
         Policy::ForwardTill(x) => window(x).into_iter().map(|j| (j, false, true)).collect(),
         Policy::BackwardTillAndForwardTill(x, y) => {
-            let b: BTreeSet<usize> = window(x).into_iter().collect();
-            let f: BTreeSet<usize> = window(y).into_iter().collect();
-            let all: BTreeSet<usize> = b.union(&f).copied().collect();
+            let b: BTreeSet<VersionId> = window(x).into_iter().collect();
+            let f: BTreeSet<VersionId> = window(y).into_iter().collect();
+            let all: BTreeSet<VersionId> = b.union(&f).copied().collect();
             all.into_iter()
                 .rev()
                 .map(|j| (j, b.contains(&j), f.contains(&j)))
@@ -311,17 +300,18 @@ pub fn requirements(
     }
 }
 
-/// The tagged versions before `i` in history order that compiled: what a transitive policy
-/// checks `i` against. For a release (`releases_only`), pre-releases do not count: they
+/// The tagged versions before `id` in history order that compiled: what a transitive policy
+/// checks `id` against. For a release (`releases_only`), pre-releases do not count: they
 /// may change freely among themselves, and a release answers to releases.
-pub fn earlier_tags(versions: &[Loaded], i: usize, releases_only: bool) -> Vec<usize> {
-    (0..i.min(versions.len()))
-        .filter(|&j| {
-            let v = &versions[j];
+pub fn earlier_tags(versions: &[Loaded], id: VersionId, releases_only: bool) -> Vec<VersionId> {
+    versions[..id.index().min(versions.len())]
+        .iter()
+        .filter(|v| {
             v.version.kind == VersionKind::Tag
-                && v.compiled.status != Status::Failed
+                && v.schema().is_some()
                 && !(releases_only && v.version.semver.as_ref().is_some_and(|s| !s.pre.is_empty()))
         })
+        .map(|v| v.id)
         .collect()
 }
 
@@ -340,9 +330,9 @@ pub fn evaluate(
     policy: &Policy,
     level: Level,
     strict: bool,
-    subject: usize,
-    prev: Option<usize>,
-    earlier: &[usize],
+    subject: VersionId,
+    prev: Option<VersionId>,
+    earlier: &[VersionId],
 ) -> PolicyResult {
     let versions = cmp.versions();
     let mut out = PolicyResult::new(policy, level);
@@ -369,7 +359,7 @@ pub fn evaluate(
         Level::Json => 1,
     };
     for (j, backward, forward) in reqs {
-        let name = &versions[j].version.name;
+        let name = &versions[j.index()].version.name;
         let Some(s) = cmp.summary(j, subject) else {
             continue;
         };
@@ -413,14 +403,14 @@ pub fn violations_against(
     policy: &Policy,
     level: Level,
     strict: bool,
-    old: usize,
-    new: usize,
+    old: VersionId,
+    new: VersionId,
     backward: bool,
     forward: bool,
 ) -> (Vec<Violation>, Vec<Violation>) {
     let against = cmp
         .versions()
-        .get(old)
+        .get(old.index())
         .map(|v| v.version.name.clone())
         .unwrap_or_default();
     let (mut fails, mut warns) = (Vec::new(), Vec::new());
@@ -470,42 +460,37 @@ pub fn evaluate_all(
     policy: &Policy,
     level: Level,
     strict: bool,
-    previous: &[Option<usize>],
+    previous: &[Option<VersionId>],
 ) -> Vec<PolicyResult> {
     let versions = cmp.versions();
-    let earlier: Vec<Vec<usize>> = (0..versions.len())
-        .map(|i| {
-            let pre = versions[i]
-                .version
-                .semver
-                .as_ref()
-                .is_some_and(|s| !s.pre.is_empty());
-            earlier_tags(versions, i, !pre)
+    let earlier: Vec<Vec<VersionId>> = versions
+        .iter()
+        .map(|v| {
+            let pre = v.version.semver.as_ref().is_some_and(|s| !s.pre.is_empty());
+            earlier_tags(versions, v.id, !pre)
         })
         .collect();
-    let pairs: Vec<(usize, usize)> = (0..versions.len())
-        .flat_map(|i| {
-            requirements(
-                policy,
-                versions,
-                previous.get(i).copied().flatten(),
-                &earlier[i],
-            )
-            .into_iter()
-            .map(move |(j, _, _)| (j, i))
+    let prev = |v: &Loaded| previous.get(v.id.index()).copied().flatten();
+    let pairs: Vec<(VersionId, VersionId)> = versions
+        .iter()
+        .flat_map(|v| {
+            requirements(policy, versions, prev(v), &earlier[v.id.index()])
+                .into_iter()
+                .map(move |(j, _, _)| (j, v.id))
         })
         .collect();
     cmp.prefetch(&pairs);
-    (0..versions.len())
-        .map(|i| {
+    versions
+        .iter()
+        .map(|v| {
             evaluate(
                 cmp,
                 policy,
                 level,
                 strict,
-                i,
-                previous.get(i).copied().flatten(),
-                &earlier[i],
+                v.id,
+                prev(v),
+                &earlier[v.id.index()],
             )
         })
         .collect()

@@ -12,9 +12,9 @@
 use serde::Serialize;
 
 use crate::history::VersionKind;
-use crate::load::Loaded;
+use crate::load::lineage::previous_relevant;
+use crate::load::{Loaded, VersionId};
 use crate::rules::{Bump, Change, required_bump};
-use crate::schema::Status;
 
 /// How versions below 1.0.0 are read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -89,142 +89,6 @@ impl SemverCheck {
             unchanged: false,
             deciding: Vec::new(),
         }
-    }
-}
-
-fn compiled(v: &Loaded) -> bool {
-    v.compiled.status != Status::Failed
-}
-
-/// The previous relevant version of `i` by version numbers alone (compiled or not): see the
-/// module docs. None for a version without a number, or the first one.
-pub fn previous_relevant(versions: &[Loaded], i: usize) -> Option<usize> {
-    previous_among(versions, i, |_| true)
-}
-
-fn previous_among(versions: &[Loaded], i: usize, keep: impl Fn(&Loaded) -> bool) -> Option<usize> {
-    candidates(versions, i, keep).into_iter().next()
-}
-
-/// Tags below `i` by precedence, greatest first (releases only, for a release).
-fn candidates(versions: &[Loaded], i: usize, keep: impl Fn(&Loaded) -> bool) -> Vec<usize> {
-    match versions.get(i).and_then(|v| v.version.semver.as_ref()) {
-        Some(cur) => below(versions, cur, |j, v| j != i && keep(v)),
-        None => Vec::new(),
-    }
-}
-
-/// Tags whose version is below `cur`, greatest first: releases only for a release, every
-/// tag for a pre-release.
-pub fn below(
-    versions: &[Loaded],
-    cur: &semver::Version,
-    keep: impl Fn(usize, &Loaded) -> bool,
-) -> Vec<usize> {
-    let mut c: Vec<(usize, &semver::Version)> = versions
-        .iter()
-        .enumerate()
-        .filter(|&(j, v)| v.version.kind == VersionKind::Tag && keep(j, v))
-        .filter_map(|(j, v)| v.version.semver.as_ref().map(|s| (j, s)))
-        .filter(|(_, s)| s.cmp_precedence(cur).is_lt() && (s.pre.is_empty() || !cur.pre.is_empty()))
-        .collect();
-    c.sort_by(|a, b| b.1.cmp_precedence(a.1).then_with(|| a.0.cmp(&b.0)));
-    c.into_iter().map(|(j, _)| j).collect()
-}
-
-/// Tagged versions that compiled, greatest first: releases, then pre-releases.
-fn releases_first(versions: &[Loaded], keep: impl Fn(usize) -> bool) -> Vec<usize> {
-    let mut c: Vec<(usize, &semver::Version)> = versions
-        .iter()
-        .enumerate()
-        .filter(|&(j, v)| v.version.kind == VersionKind::Tag && compiled(v) && keep(j))
-        .filter_map(|(j, v)| v.version.semver.as_ref().map(|s| (j, s)))
-        .collect();
-    c.sort_by(|a, b| {
-        b.1.pre
-            .is_empty()
-            .cmp(&a.1.pre.is_empty())
-            .then_with(|| b.1.cmp_precedence(a.1))
-            .then_with(|| a.0.cmp(&b.0))
-    });
-    c.into_iter().map(|(j, _)| j).collect()
-}
-
-/// The latest release: the greatest tagged version without a pre-release part that compiled,
-/// else the greatest tagged version that compiled.
-pub fn latest_release(versions: &[Loaded]) -> Option<usize> {
-    releases_first(versions, |_| true).into_iter().next()
-}
-
-/// Of `list` (greatest first), the first version that compiled every file `subject` has, so
-/// that a version that left a file out does not hide that file's changes; else the first.
-fn covering(versions: &[Loaded], list: &[usize], subject: &Loaded) -> Option<usize> {
-    let mine = super::failed_files(subject);
-    list.iter()
-        .copied()
-        .find(|&j| {
-            // Only a partial version leaves files out: skip building the set for the others.
-            versions[j].compiled.status != Status::Partial
-                || super::failed_files(&versions[j]).is_subset(&mine)
-        })
-        .or_else(|| list.first().copied())
-}
-
-/// The version a revision or the working tree stands for: the tag on the same commit (a
-/// revision only: a working tree on a tagged commit is work after that release).
-pub fn implied_version(versions: &[Loaded], i: usize) -> Option<&semver::Version> {
-    let v = versions.get(i)?;
-    if v.version.kind != VersionKind::Rev {
-        return None;
-    }
-    versions
-        .iter()
-        .filter(|t| t.version.kind == VersionKind::Tag && t.version.commit == v.version.commit)
-        .find_map(|t| t.version.semver.as_ref())
-}
-
-/// The base of a revision or the working tree `i`: the previous relevant version of the
-/// version it is about to be (`x`, or the tag on its commit); else the latest release it
-/// builds on (a tag on its commit or an ancestor); else the latest release. Only versions
-/// that compiled, preferring one that compiled every file `i` has.
-pub fn base_for(versions: &[Loaded], i: usize, x: Option<&semver::Version>) -> Option<usize> {
-    let v = versions.get(i)?;
-    let list = match x.or_else(|| implied_version(versions, i)) {
-        Some(x) => below(versions, x, |j, t| j != i && compiled(t)),
-        None => {
-            let reachable = releases_first(versions, |j| {
-                v.version
-                    .ancestors
-                    .as_ref()
-                    .is_some_and(|a| a.contains(&versions[j].version.name))
-            });
-            if reachable.is_empty() {
-                releases_first(versions, |j| j != i)
-            } else {
-                reachable
-            }
-        }
-    };
-    covering(versions, &list, v)
-}
-
-/// The version `i` is compared with: its previous relevant version that compiled (a tag
-/// without a number: the version before it; a revision or the working tree: see
-/// [`base_for`]).
-///
-/// A candidate that left out a file this version has (it failed to compile there) would
-/// hide that file's changes, so the nearest earlier one that compiled it is taken instead:
-/// after a broken `v1.2.0`, `v2.0.0` is compared with `v1.1.1`. Files that fail on both
-/// sides (an editions file protox cannot read) do not count.
-pub fn previous_to_compare(versions: &[Loaded], i: usize) -> Option<usize> {
-    let v = versions.get(i)?;
-    match (v.version.kind, &v.version.semver) {
-        (VersionKind::Tag, Some(_)) => covering(versions, &candidates(versions, i, compiled), v),
-        (VersionKind::Tag, None) => {
-            let before: Vec<usize> = (0..i).rev().filter(|&j| compiled(&versions[j])).collect();
-            covering(versions, &before, v)
-        }
-        _ => base_for(versions, i, None),
     }
 }
 
@@ -320,22 +184,22 @@ pub fn judge(
     }
 }
 
-/// The semver check of version `i` against `prev`, given the changes between them.
+/// The semver check of version `id` against `prev`, given the changes between them.
 pub fn check(
     versions: &[Loaded],
-    i: usize,
-    prev: Option<usize>,
+    id: VersionId,
+    prev: Option<VersionId>,
     changes: Option<&[Change]>,
     pre1: Pre1,
 ) -> SemverCheck {
-    let Some(v) = versions.get(i) else {
+    let Some(v) = versions.get(id.index()) else {
         return SemverCheck::none("no such version");
     };
-    if !compiled(v) {
+    if v.schema().is_none() {
         return SemverCheck::none("did not compile");
     }
-    let Some(p) = prev.and_then(|p| versions.get(p)) else {
-        return SemverCheck::none(if previous_relevant(versions, i).is_some() {
+    let Some(p) = prev.and_then(|p| versions.get(p.index())) else {
+        return SemverCheck::none(if previous_relevant(versions, id).is_some() {
             "no earlier version compiled"
         } else {
             "first version"
@@ -344,11 +208,11 @@ pub fn check(
     let Some(changes) = changes else {
         return SemverCheck::none(format!("not compared with {}", p.version.name));
     };
-    let skipped = match (previous_relevant(versions, i), prev) {
+    let skipped = match (previous_relevant(versions, id), prev) {
         (Some(r), Some(q)) if r != q => format!(
             "; {} {}, so compared with {}",
-            versions[r].version.name,
-            if compiled(&versions[r]) {
+            versions[r.index()].version.name,
+            if versions[r.index()].schema().is_some() {
                 "left out files that did not compile"
             } else {
                 "did not compile"

@@ -6,12 +6,15 @@
 use serde::Serialize;
 
 use crate::history::{SkippedTag, VersionKind, format_date};
+use crate::judge::Counts;
+use crate::judge::Scope;
+use crate::load::VersionId;
 use crate::load::{Loaded, Project};
 use crate::policy::buffrs::PackageViolation;
-use crate::policy::{Analysis, Counts, Hazard, PolicyResult, SemverVerdict};
+use crate::policy::{Analysis, Hazard, PolicyResult, SemverVerdict};
 use crate::rules::{Bump, Change};
 use crate::sanitize;
-use crate::schema::graph::{RootMatch, build, resolve_root};
+use crate::schema::graph::build;
 use crate::schema::{Diagnostic, HowCompiled, Status, fingerprint};
 
 #[derive(Serialize)]
@@ -131,27 +134,24 @@ pub struct VersionJson<'a> {
     pub package: &'a [PackageViolation],
 }
 
-/// The closure fingerprint of `root` in one version, if the root exists there.
-pub fn root_fingerprint(v: &Loaded, root: &str) -> Option<String> {
-    if v.compiled.status == Status::Failed {
-        return None;
-    }
-    let content = &v.compiled.schema.content;
-    match resolve_root(content, root) {
-        RootMatch::Found(name) => {
-            let g = build(content, &name);
-            Some(fingerprint::of_types(content, g.names()))
-        }
-        _ => None,
-    }
+/// The closure fingerprint of the scope's root in one version, if the root exists there.
+pub fn root_fingerprint(v: &Loaded, scope: &Scope) -> Option<String> {
+    let content = &v.schema()?.content;
+    let root = scope.root().filter(|_| scope.present_in(content))?;
+    let g = build(content, root);
+    Some(fingerprint::of_types(content, g.names()))
+}
+
+fn name_of(project: &Project, id: Option<VersionId>) -> Option<&str> {
+    project.get(id?).map(Loaded::name)
 }
 
 pub fn to_json<'a>(
     project: &'a Project,
-    root: Option<&'a str>,
     analysis: &'a Analysis,
     policy: Option<PolicyJson<'a>>,
 ) -> LogJson<'a> {
+    let root = analysis.scope.root();
     let versions = project
         .versions
         .iter()
@@ -181,9 +181,9 @@ pub fn to_json<'a>(
                     .count(),
                 services: schema.content.services.len(),
                 fingerprint: v.fingerprint(),
-                root_fingerprint: root.and_then(|r| root_fingerprint(v, r)),
-                unchanged_since: v.unchanged_since.as_deref(),
-                same_as: v.same_as.as_deref(),
+                root_fingerprint: root_fingerprint(v, &analysis.scope),
+                unchanged_since: name_of(project, v.unchanged_since),
+                same_as: name_of(project, v.same_as),
                 kind: v.version.kind,
                 message: v.version.message.as_deref(),
                 proto_roots: &v.version.proto_roots,
@@ -193,7 +193,7 @@ pub fn to_json<'a>(
                 dependencies: &v.version.dependencies,
                 previous: r
                     .previous
-                    .and_then(|p| project.versions.get(p))
+                    .and_then(|p| project.get(p))
                     .map(|p| p.version.name.as_str()),
                 bump: r.semver.bump,
                 required_bump: r.semver.required,
@@ -222,14 +222,10 @@ pub fn to_json<'a>(
 
 /// The text table: one row per version, and under a row the reasons that need reading (a
 /// bump too small, a policy failure, a hazard, a package rule).
-pub fn to_text(
-    project: &Project,
-    root: Option<&str>,
-    analysis: &Analysis,
-    policy: Option<PolicyJson<'_>>,
-) -> String {
+pub fn to_text(project: &Project, analysis: &Analysis, policy: Option<PolicyJson<'_>>) -> String {
     let has_policy = policy.is_some();
-    let json = to_json(project, root, analysis, policy);
+    let root = analysis.scope.root();
+    let json = to_json(project, analysis, policy);
     let ch_w = json
         .versions
         .iter()
@@ -272,6 +268,7 @@ pub fn to_text(
             Status::Complete => "complete".to_string(),
             Status::Partial => format!("partial {}/{}", v.files, v.files_total),
             Status::Failed => "failed".to_string(),
+            Status::Pending => "pending".to_string(),
         };
         let fp = if root.is_some() {
             v.root_fingerprint.as_deref().unwrap_or("-")

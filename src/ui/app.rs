@@ -2,35 +2,23 @@
 //! slow work is asked for by pushing a [`Request`] to `outbox` (the event loop hands it to a
 //! worker; tests run it inline), and results come back as actions.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use ratatui::layout::Rect;
 
 use crate::explore::Comparison;
-use crate::explore::compare::Side;
-use crate::explore::facts::{self, Facts, PolicyMatrix};
-use crate::history::Version;
-use crate::load::Project;
+use crate::explore::facts::{Facts, PolicyMatrix};
+use crate::judge::{Scope, ScopeError};
+use crate::load::{Loaded, Project, VersionId, lineage};
 use crate::policy::{Lifecycle, Settings};
-use crate::schema::graph::{RootMatch, resolve_root};
-use crate::schema::{Compiled, Status};
+use crate::schema::Compiled;
 
 use super::action::{Action, FoundSet, View};
 use super::keys::Context;
 use super::layout::{self, Areas};
 use super::theme::Theme;
 use super::tree::Tree;
-
-/// One version as the UI knows it: its header at once, its schema once compiled.
-#[derive(Debug, Clone)]
-pub struct VersionEntry {
-    pub version: Version,
-    pub compiled: Option<Arc<Compiled>>,
-    pub unchanged_since: Option<String>,
-    /// Files that did not compile (a partial version).
-    pub failed_files: Arc<BTreeSet<String>>,
-}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Phase {
@@ -110,16 +98,16 @@ pub struct DetailNav {
 }
 
 /// Which comparison is wanted: (old version, new version, root).
-pub type CompareKey = (Option<usize>, usize, String);
+pub type CompareKey = (Option<VersionId>, VersionId, String);
 
 /// Slow work for a worker.
 #[derive(Debug, Clone)]
 pub enum Request {
     Compare {
         key: CompareKey,
-        old: Option<Side>,
-        new: Side,
-        ignores: crate::policy::Ignores,
+        old: Option<Box<Loaded>>,
+        new: Box<Loaded>,
+        ignores: crate::judge::Ignores,
     },
     Facts {
         project: Arc<Project>,
@@ -146,7 +134,8 @@ pub struct App {
     /// What is explored: a path, or "demo".
     pub source: String,
     pub phase: Phase,
-    pub versions: Vec<VersionEntry>,
+    /// Every version, in history order: pending until the loader has compiled it.
+    pub versions: Vec<Loaded>,
     pub skipped: usize,
     pub project: Option<Arc<Project>>,
     pub facts: Option<Arc<Facts>>,
@@ -180,8 +169,8 @@ pub struct App {
     pub outbox: Vec<Request>,
     pub quit: bool,
     pub(super) asked_compare: Option<CompareKey>,
-    pub(super) asked_facts: Option<Option<String>>,
-    pub(super) asked_matrix: Option<Option<String>>,
+    pub(super) asked_facts: Option<Scope>,
+    pub(super) asked_matrix: Option<Scope>,
     pub(super) asked_life: HashSet<String>,
     pub(super) asked_find: Option<(String, bool, usize)>,
 }
@@ -254,67 +243,58 @@ impl App {
         }
     }
 
+    /// What the analysis and the policy matrix judge: what the root reaches.
+    pub fn scope(&self) -> Scope {
+        Scope::of(self.root.clone())
+    }
+
     /// The version compared with the selected one: the marked base, else the previous
     /// relevant version.
     pub fn base_index(&self) -> Option<usize> {
         self.base.or_else(|| self.previous(self.selected))
     }
 
-    /// The previous relevant version of `i` (from the analysis when there is one).
+    /// The previous relevant version of `i` (`load::lineage` decides, with what has compiled
+    /// so far; once the whole history has, the same answer as the analysis).
     pub fn previous(&self, i: usize) -> Option<usize> {
-        if let Some(f) = &self.facts
-            && let Some(v) = f.versions.get(i)
-        {
-            return v.previous;
-        }
-        let headers: Vec<facts::Header<'_>> = self
-            .versions
-            .iter()
-            .map(|v| facts::Header {
-                version: &v.version,
-                status: v.compiled.as_ref().map(|c| c.status),
-                failed_files: &v.failed_files,
-            })
-            .collect();
-        facts::previous_while_loading(&headers, i)
+        lineage::previous_to_compare(&self.versions, VersionId::at(i)).map(VersionId::index)
     }
 
+    /// The compiled schema of version `i`, once compiled.
     pub fn compiled(&self, i: usize) -> Option<&Arc<Compiled>> {
-        self.versions.get(i).and_then(|v| v.compiled.as_ref())
+        self.versions
+            .get(i)
+            .map(|v| &v.compiled)
+            .filter(|c| c.status != crate::schema::Status::Pending)
     }
 
-    pub(super) fn side(&self, i: usize) -> Option<Side> {
+    /// Version `i` as one side of a comparison, when it has a schema.
+    pub(super) fn side(&self, i: usize) -> Option<Box<Loaded>> {
+        let v = self.versions.get(i).filter(|v| v.schema().is_some())?;
+        Some(Box::new(v.clone()))
+    }
+
+    fn comparable(&self, i: usize) -> Option<VersionId> {
         let v = self.versions.get(i)?;
-        let c = v.compiled.as_ref()?;
-        (c.status != Status::Failed).then(|| Side {
-            index: i,
-            name: v.version.name.clone(),
-            compiled: c.clone(),
-            failed_files: v.failed_files.clone(),
-        })
+        v.schema().map(|_| v.id)
     }
 
     /// The comparison the screen should show now.
     pub fn compare_key(&self) -> Option<CompareKey> {
         let root = self.root.clone()?;
-        self.side(self.selected)?;
-        let base = self.base_index();
-        if let Some(b) = base {
-            self.side(b)?;
-        }
-        Some((base, self.selected, root))
+        let new = self.comparable(self.selected)?;
+        let base = match self.base_index() {
+            Some(b) => Some(self.comparable(b)?),
+            None => None,
+        };
+        Some((base, new, root))
     }
 
     /// The comparison on screen, if it is the one wanted.
     pub fn current(&self) -> Option<&Arc<Comparison>> {
         let c = self.comparison.as_ref()?;
         let key = self.compare_key()?;
-        let have = (
-            (!c.first).then_some(c.old.index),
-            c.new.index,
-            c.root.clone(),
-        );
-        (have == key).then_some(c)
+        (c.key() == key).then_some(c)
     }
 
     /// Handles one action, then asks for whatever the screen now needs.
@@ -342,18 +322,18 @@ impl App {
             }
             Action::Compared(c) => self.compared(c),
             Action::Facts(f) => {
-                if self.asked_facts.as_ref() == Some(&f.root) {
+                if self.asked_facts.as_ref() == Some(&f.scope) {
                     self.asked_facts = None;
                 }
-                if f.root == self.root {
+                if f.scope == self.scope() {
                     self.facts = Some(f);
                 }
             }
             Action::Matrix(m) => {
-                if self.asked_matrix.as_ref() == Some(&m.root) {
+                if self.asked_matrix.as_ref() == Some(&m.scope) {
                     self.asked_matrix = None;
                 }
-                if m.root == self.root {
+                if m.scope == self.scope() {
                     self.matrix = Some(m);
                 }
             }
@@ -380,12 +360,8 @@ impl App {
         self.versions = o
             .versions
             .into_iter()
-            .map(|version| VersionEntry {
-                version,
-                compiled: None,
-                unchanged_since: None,
-                failed_files: Arc::default(),
-            })
+            .enumerate()
+            .map(|(i, version)| Loaded::pending(VersionId::at(i), version))
             .collect();
         self.skipped = o.skipped;
         self.settings = o.settings;
@@ -408,9 +384,7 @@ impl App {
             *done = (*done).max(i + 1);
         }
         if let Some(v) = self.versions.get_mut(i) {
-            v.compiled = Some(loaded.compiled.clone());
-            v.unchanged_since = loaded.unchanged_since.clone();
-            v.failed_files = Arc::new(crate::explore::compare::failed_files(&loaded));
+            *v = loaded;
         }
         self.try_root(false);
     }
@@ -419,11 +393,9 @@ impl App {
         // The project is the truth: fill what the stream may have missed.
         for (i, l) in p.versions.iter().enumerate() {
             if let Some(v) = self.versions.get_mut(i)
-                && v.compiled.is_none()
+                && v.status() == crate::schema::Status::Pending
             {
-                v.compiled = Some(l.compiled.clone());
-                v.unchanged_since = l.unchanged_since.clone();
-                v.failed_files = Arc::new(crate::explore::compare::failed_files(l));
+                *v = l.clone();
             }
         }
         self.project = Some(p);
@@ -437,37 +409,24 @@ impl App {
         let Some(want) = self.root_wanted.clone() else {
             return;
         };
-        let mut best: Option<RootMatch> = None;
-        for v in self.versions.iter().rev() {
-            let Some(c) = &v.compiled else { continue };
-            if c.status == Status::Failed {
-                continue;
+        let error = match Scope::in_history(Some(&want), &self.versions) {
+            Ok(Scope::Root(name)) => {
+                self.root_wanted = None;
+                self.set_root(name);
+                return;
             }
-            match resolve_root(&c.schema.content, &want) {
-                RootMatch::Found(name) => {
-                    self.root_wanted = None;
-                    self.set_root(name);
-                    return;
-                }
-                other => {
-                    if best.is_none() {
-                        best = Some(other);
-                    }
-                }
-            }
-        }
+            Ok(Scope::Whole) => return,
+            Err(e) => e,
+        };
         if last_chance {
             self.root_wanted = None;
-            self.status = Some(match best {
-                Some(RootMatch::Ambiguous(names)) => format!(
-                    "root `{}` is ambiguous: {}",
-                    crate::sanitize::line(&want),
-                    crate::sanitize::line(&names.join(", "))
-                ),
-                _ => format!(
-                    "no message or service `{}` in any version: pick a root",
-                    crate::sanitize::line(&want)
-                ),
+            self.status = Some(match error {
+                ScopeError::Ambiguous { root, names, .. } => {
+                    format!("root `{root}` is ambiguous: {}", names.join(", "))
+                }
+                ScopeError::Unknown { root, .. } => {
+                    format!("no message or service `{root}` in any version: pick a root")
+                }
             });
             self.open_finder(FindMode::Root);
             if let Overlay::Finder(f) = &mut self.overlay {
@@ -490,11 +449,7 @@ impl App {
     }
 
     fn compared(&mut self, c: Arc<Comparison>) {
-        let key = (
-            (!c.first).then_some(c.old.index),
-            c.new.index,
-            c.root.clone(),
-        );
+        let key = c.key();
         if self.asked_compare.as_ref() == Some(&key) {
             self.asked_compare = None;
         }

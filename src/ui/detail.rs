@@ -170,7 +170,7 @@ fn decl_lines(t: &Theme, s: &Subject, c: &Comparison, width: usize) -> Vec<Line<
     let mut out = Vec::new();
     if c.first {
         out.push(Line::from(vec![Span::styled(
-            crate::sanitize::line(&c.new.name),
+            crate::sanitize::line(c.new.name()),
             t.header(),
         )]));
         for l in right {
@@ -179,9 +179,9 @@ fn decl_lines(t: &Theme, s: &Subject, c: &Comparison, width: usize) -> Vec<Line<
         return out;
     }
     out.push(Line::from(vec![
-        Span::styled(fit(&crate::sanitize::line(&c.old.name), col), t.header()),
+        Span::styled(fit(&crate::sanitize::line(c.old.name()), col), t.header()),
         Span::styled(" │ ", t.dim()),
-        Span::styled(crate::sanitize::line(&c.new.name), t.header()),
+        Span::styled(crate::sanitize::line(c.new.name()), t.header()),
     ]));
     for i in 0..left.len().max(right.len()) {
         let l = left.get(i).cloned().unwrap_or_default();

@@ -96,11 +96,13 @@ pub fn empty_reason(app: &App) -> Option<Vec<Line<'static>>> {
     };
     let v = app.versions.get(app.selected)?;
     let name = crate::sanitize::line(&v.version.name);
-    match &v.compiled {
-        None => return Some(vec![Line::styled(format!(" compiling {name}…"), t.dim())]),
-        Some(c) if c.status == Status::Failed => {
+    match v.status() {
+        Status::Pending => {
+            return Some(vec![Line::styled(format!(" compiling {name}…"), t.dim())]);
+        }
+        Status::Failed => {
             let mut out = vec![Line::styled(format!(" {name} does not compile:"), t.bad())];
-            for d in c.diagnostics.iter().take(20) {
+            for d in v.compiled.diagnostics.iter().take(20) {
                 out.push(Line::raw(format!(
                     "   {}",
                     crate::sanitize::line(&d.to_string())
@@ -114,9 +116,11 @@ pub fn empty_reason(app: &App) -> Option<Vec<Line<'static>>> {
         && let Some(bv) = app.versions.get(b)
     {
         let bname = crate::sanitize::line(&bv.version.name);
-        match &bv.compiled {
-            None => return Some(vec![Line::styled(format!(" compiling {bname}…"), t.dim())]),
-            Some(c) if c.status == Status::Failed => {
+        match bv.status() {
+            Status::Pending => {
+                return Some(vec![Line::styled(format!(" compiling {bname}…"), t.dim())]);
+            }
+            Status::Failed => {
                 return Some(vec![Line::styled(
                     format!(" the base {bname} does not compile: press b on another version"),
                     t.bad(),
@@ -131,8 +135,8 @@ pub fn empty_reason(app: &App) -> Option<Vec<Line<'static>>> {
             format!(
                 " {} is in neither {} nor {}: press r to pick another root",
                 crate::sanitize::line(short(root)),
-                crate::sanitize::line(&c.old.name),
-                crate::sanitize::line(&c.new.name)
+                crate::sanitize::line(c.old.name()),
+                crate::sanitize::line(c.new.name())
             ),
             t.warn(),
         )]);
@@ -154,7 +158,7 @@ pub fn notice(app: &App) -> Option<Line<'static>> {
         .map(|s| {
             format!(
                 "{} {}/{}",
-                crate::sanitize::line(&s.name),
+                crate::sanitize::line(s.name()),
                 s.compiled.files_ok,
                 s.compiled.files_total
             )

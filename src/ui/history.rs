@@ -152,11 +152,7 @@ impl Widget for &HistoryPane<'_> {
             for ci in shown.clone() {
                 let st = m.cells.get(ci).map(|c| c.state).unwrap_or(State::Unknown);
                 // A version without the message says nothing: blank, not unknown.
-                let compiled = app
-                    .versions
-                    .get(ci)
-                    .and_then(|v| v.compiled.as_ref())
-                    .is_some_and(|c| c.status != crate::schema::Status::Failed);
+                let compiled = app.versions.get(ci).is_some_and(|v| v.schema().is_some());
                 let absent = st == State::Unknown
                     && compiled
                     && !l.present.get(ci).copied().unwrap_or(false);

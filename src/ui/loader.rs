@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use crate::config::Config;
 use crate::explore::names::Index;
-use crate::history::{self, HistoryOptions, Version};
+use crate::history::{self, Version};
 use crate::load;
 
 use super::action::{Action, Opened};
@@ -24,12 +24,7 @@ pub enum Source {
 }
 
 /// What to load (flags; `protolapse.toml` fills what they leave out).
-#[derive(Debug, Clone, Default)]
-pub struct LoadOptions {
-    pub tags: Option<String>,
-    pub revs: Vec<String>,
-    pub proto_paths: Vec<String>,
-}
+pub type LoadOptions = crate::config::Given;
 
 /// Starts the loader thread.
 pub fn spawn(
@@ -90,26 +85,8 @@ pub fn run(
     let config = Config::load(&root)
         .map_err(|e| e.to_string())?
         .unwrap_or_default();
-    let hopts = HistoryOptions {
-        tags: opts.tags.clone().or_else(|| config.tags.clone()),
-        revs: opts.revs.clone(),
-        proto_paths: if opts.proto_paths.is_empty() {
-            config.proto_paths.clone()
-        } else {
-            opts.proto_paths.clone()
-        },
-        worktree: true,
-        worktree_always: false,
-    };
-    let file = crate::config::FILE_NAME;
-    let settings = crate::policy::Settings {
-        root: None,
-        policy: config.policy().map_err(|e| format!("{file}: {e}"))?,
-        level: config.level.unwrap_or_default(),
-        strict: config.strict.unwrap_or(false),
-        pre1: config.pre1.unwrap_or_default(),
-        ignores: config.ignores().map_err(|e| format!("{file}: {e}"))?,
-    };
+    let hopts = config.history_options(opts, false);
+    let settings = config.settings()?;
     let history = history::load(&path, &hopts).map_err(|e| e.to_string())?;
     let headers: Vec<Version> = history
         .versions

@@ -59,7 +59,11 @@ impl Widget for &PolicyPane<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let app = self.0;
         let t = &app.theme;
-        let scope = match app.facts.as_ref().and_then(|f| f.root.clone()) {
+        let scope = match app
+            .facts
+            .as_ref()
+            .and_then(|f| f.scope.root().map(str::to_string))
+        {
             Some(r) => format!("reached from {}", crate::sanitize::line(&r)),
             None => "whole schema".to_string(),
         };

@@ -17,9 +17,9 @@ impl App {
         if let Some(key) = self.compare_key()
             && self.current().is_none()
             && self.asked_compare.as_ref() != Some(&key)
-            && let Some(new) = self.side(key.1)
+            && let Some(new) = self.side(key.1.index())
         {
-            let old = key.0.and_then(|b| self.side(b));
+            let old = key.0.and_then(|b| self.side(b.index()));
             self.asked_compare = Some(key.clone());
             self.outbox.push(Request::Compare {
                 key,
@@ -29,12 +29,12 @@ impl App {
             });
         }
         if let Some(p) = &self.project {
-            let root = self.root.clone();
+            let root = self.scope();
             let settings = Settings {
-                root: root.clone(),
+                scope: root.clone(),
                 ..self.settings.clone()
             };
-            let have = self.facts.as_ref().map(|f| f.root.clone());
+            let have = self.facts.as_ref().map(|f| f.scope.clone());
             if have.as_ref() != Some(&root) && self.asked_facts.as_ref() != Some(&root) {
                 self.asked_facts = Some(root.clone());
                 self.outbox.push(Request::Facts {
@@ -42,7 +42,7 @@ impl App {
                     settings: settings.clone(),
                 });
             }
-            let have = self.matrix.as_ref().map(|m| m.root.clone());
+            let have = self.matrix.as_ref().map(|m| m.scope.clone());
             if self.view == View::Policy
                 && have.as_ref() != Some(&root)
                 && self.asked_matrix.as_ref() != Some(&root)

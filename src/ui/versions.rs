@@ -110,10 +110,10 @@ impl Widget for &VersionsPane<'_> {
             } else {
                 ("  ", Style::new())
             };
-            let status = v.compiled.as_ref().map(|c| c.status);
-            let name_style = match status {
-                Some(Status::Failed) => t.bad(),
-                None => t.dim(),
+            let c = &v.compiled;
+            let name_style = match c.status {
+                Status::Failed => t.bad(),
+                Status::Pending => t.dim(),
                 _ if v.unchanged_since.is_some() => t.dim(),
                 _ => Style::new(),
             };
@@ -161,10 +161,10 @@ impl Widget for &VersionsPane<'_> {
                     None => Span::raw("  "),
                 });
             }
-            spans.push(match (&v.compiled, status) {
-                (None, _) => Span::styled("…", t.dim()),
-                (Some(_), Some(Status::Failed)) => Span::styled("✗ fails", t.bad()),
-                (Some(c), Some(Status::Partial)) => {
+            spans.push(match c.status {
+                Status::Pending => Span::styled("…", t.dim()),
+                Status::Failed => Span::styled("✗ fails", t.bad()),
+                Status::Partial => {
                     Span::styled(format!("⚠{}/{}", c.files_ok, c.files_total), t.warn())
                 }
                 _ if v.unchanged_since.is_some() => Span::styled("=", t.dim()),
@@ -206,22 +206,21 @@ fn info_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     if !commit.is_empty() {
         head.push(Span::styled(format!(" {commit}"), t.dim()));
     }
-    if let Some(c) = &v.compiled {
+    let c = &v.compiled;
+    if c.status != Status::Pending {
         head.push(Span::styled(format!(" · {} files", c.files_total), t.dim()));
     }
-    if let Some(s) = &v.unchanged_since {
+    if let Some(s) = v.unchanged_since.and_then(|s| app.versions.get(s.index())) {
         head.push(Span::styled(
-            format!(" · same as {}", crate::sanitize::line(s)),
+            format!(" · same as {}", crate::sanitize::line(s.name())),
             t.dim(),
         ));
     }
     out.push(Line::from(head));
-    if let Some(how) = v.compiled.as_ref().and_then(|c| c.how.summary()) {
+    if let Some(how) = c.how.summary() {
         out.push(Line::styled(crate::sanitize::line(&how), t.dim()));
     }
-    if let Some(c) = &v.compiled
-        && let Some(d) = c.diagnostics.first()
-    {
+    if let Some(d) = c.diagnostics.first() {
         let more = if c.diagnostics.len() > 1 {
             format!(" (+{} more)", c.diagnostics.len() - 1)
         } else {

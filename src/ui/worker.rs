@@ -65,7 +65,12 @@ pub fn execute(req: Request, names: &RwLock<Index>) -> Action {
             old,
             new,
             ignores,
-        } => Action::Compared(Arc::new(Comparison::build(old, new, &key.2, &ignores))),
+        } => Action::Compared(Arc::new(Comparison::build(
+            old.map(|o| *o),
+            *new,
+            &key.2,
+            &ignores,
+        ))),
         Request::Facts { project, settings } => {
             Action::Facts(Arc::new(facts::analyze(&project, &settings)))
         }

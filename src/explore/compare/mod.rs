@@ -14,45 +14,14 @@
 mod layout;
 mod nodes;
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use crate::policy::Ignores;
+use crate::judge::{Ignores, Scope, Side, judge};
+use crate::load::Loaded;
 use crate::rules::{Change, Severity};
-use crate::schema::Compiled;
 
 use nodes::{Builder, Index};
-
-/// One side of a comparison: a version and its compiled schema.
-#[derive(Debug, Clone)]
-pub struct Side {
-    pub index: usize,
-    pub name: String,
-    pub compiled: Arc<Compiled>,
-    /// Files of the version that did not compile (a partial version): changes in them are
-    /// listed but not judged.
-    pub failed_files: Arc<BTreeSet<String>>,
-}
-
-impl Side {
-    /// The side of version `index` of a loaded history.
-    pub fn of(loaded: &crate::load::Loaded, index: usize) -> Side {
-        Side {
-            index,
-            name: loaded.version.name.clone(),
-            compiled: loaded.compiled.clone(),
-            failed_files: Arc::new(failed_files(loaded)),
-        }
-    }
-}
-
-/// The files of a partial version that did not compile.
-pub fn failed_files(loaded: &crate::load::Loaded) -> BTreeSet<String> {
-    crate::policy::failed_files(loaded)
-        .into_iter()
-        .map(str::to_string)
-        .collect()
-}
 
 /// One step from a node to a child.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -160,8 +129,9 @@ pub struct Layout {
 #[derive(Debug)]
 pub struct Comparison {
     pub root: String,
-    pub old: Side,
-    pub new: Side,
+    /// The two versions (the same one twice for the first version).
+    pub old: Loaded,
+    pub new: Loaded,
     /// True when there was nothing to compare with (the first version).
     pub first: bool,
     /// Every change, worst first (as `rules::check` sorts them).
@@ -173,26 +143,32 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// What it compares: (old version, unless it is the first; new version; root).
+    pub fn key(
+        &self,
+    ) -> (
+        Option<crate::load::VersionId>,
+        crate::load::VersionId,
+        String,
+    ) {
+        (
+            (!self.first).then_some(self.old.id),
+            self.new.id,
+            self.root.clone(),
+        )
+    }
+
     /// Compares `old` with `new` from `root`. With `old` = `None` (the first version) the
     /// tree shows `new` alone and nothing is compared.
     /// Changes that `ignores` cover, or that sit in a file that did not compile on either
     /// side, are listed but count for nothing (as in `policy`).
-    pub fn build(old: Option<Side>, new: Side, root: &str, ignores: &Ignores) -> Comparison {
+    pub fn build(old: Option<Loaded>, new: Loaded, root: &str, ignores: &Ignores) -> Comparison {
         let first = old.is_none();
         let old = old.unwrap_or_else(|| new.clone());
         let (oc, nc) = (&old.compiled.schema.content, &new.compiled.schema.content);
-        let changes = if first {
-            Vec::new()
-        } else {
-            fn side(s: &Side) -> crate::policy::Side<'_> {
-                crate::policy::Side {
-                    name: s.name.as_str(),
-                    schema: &s.compiled.schema,
-                    failed: &s.failed_files,
-                    directives: true,
-                }
-            }
-            crate::policy::judged_changes(&side(&old), &side(&new), Some(root), ignores)
+        let changes = match (first, Side::of(&old), Side::of(&new)) {
+            (false, Some(a), Some(b)) => judge(&a, &b, &Scope::Root(root.to_string()), ignores),
+            _ => Vec::new(),
         };
         let mut b = Builder {
             old: oc,

@@ -1,7 +1,7 @@
 //! DEPENDENCY_CHANGED: a buf dependency pinned at another commit.
 
 use super::{Hazard, HazardKind};
-use crate::load::Loaded;
+use crate::load::{Loaded, VersionId};
 
 /// A dependency pinned at another commit than in the version before: its files come from
 /// outside the repository (protolapse compares the types it reaches with its embedded copy,
@@ -26,7 +26,7 @@ pub(super) fn moved(prev: &Loaded, v: &Loaded, i: usize, out: &mut Vec<Hazard>) 
             element: pin.module.clone(),
             number: None,
             versions: vec![prev.version.name.clone(), v.version.name.clone()],
-            at: i,
+            at: VersionId::at(i),
             message: format!(
                 "buf.lock moves {} from {} to {}: its files are not in the repository, so \
                  what changed in it is not judged (the types it provides are compared as \

@@ -20,8 +20,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::load::Loaded;
-use crate::schema::Status;
+use crate::judge::Scope;
+use crate::load::{Loaded, VersionId, lineage};
 use crate::schema::graph::build;
 use crate::schema::model::{Cardinality, Content, Enum, Extension, Field, Message};
 
@@ -88,9 +88,9 @@ pub struct Hazard {
     pub number: Option<i64>,
     /// The versions involved, in history order (e.g. last declared, removed, reused).
     pub versions: Vec<String>,
-    /// Index of the version where the hazard shows (the reuse, the drop, the revert).
+    /// The version where the hazard shows (the reuse, the drop, the revert).
     #[serde(skip)]
-    pub at: usize,
+    pub at: VersionId,
     /// One line: what happened.
     pub message: String,
     /// Why it is ignored (protolapse.toml or an inline directive), if it is.
@@ -158,16 +158,16 @@ impl Container {
 
 /// Every hazard of the history, in the order they show. With a root, only the messages and
 /// enums it reaches in some version are followed.
-pub fn find(versions: &[Loaded], root: Option<&str>) -> Vec<Hazard> {
+pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
     let mut containers: BTreeMap<String, Container> = BTreeMap::new();
     let mut out = Vec::new();
     for (i, v) in versions.iter().enumerate() {
         if let Some(prev) =
-            super::semver::previous_to_compare(versions, i).and_then(|p| versions.get(p))
+            lineage::previous_to_compare(versions, v.id).and_then(|p| versions.get(p.index()))
         {
             dependencies::moved(prev, v, i, &mut out);
         }
-        if v.compiled.status == Status::Failed {
+        if v.schema().is_none() {
             continue;
         }
         if v.unchanged_since.is_some() {
@@ -176,14 +176,14 @@ pub fn find(versions: &[Loaded], root: Option<&str>) -> Vec<Hazard> {
             continue;
         }
         let content = &v.compiled.schema.content;
-        let scope: Option<Vec<String>> = root.map(|r| {
-            if content.messages.contains_key(r) || content.services.contains_key(r) {
+        let reached: Option<Vec<String>> = scope.root().map(|r| {
+            if scope.present_in(content) {
                 build(content, r).names().map(str::to_string).collect()
             } else {
                 Vec::new()
             }
         });
-        let in_scope = |n: &str| scope.as_ref().is_none_or(|s| s.iter().any(|x| x == n));
+        let in_scope = |n: &str| reached.as_ref().is_none_or(|s| s.iter().any(|x| x == n));
         for m in own_messages(content) {
             if in_scope(&m.full_name) {
                 let c = containers.entry(m.full_name.clone()).or_default();

@@ -33,7 +33,7 @@ pub(super) fn step(
                 element: elem(&d.name),
                 number: Some(n),
                 versions: vec![name(versions, *seen), name(versions, r), name(versions, i)],
-                at: i,
+                at: VersionId::at(i),
                 ignored: None,
                 message: format!(
                     "{container}: number {n} held `{}` until {}, was removed in {}, and is `{}` in {}: data written before the removal is misread",
@@ -66,7 +66,7 @@ pub(super) fn step(
                                 name(versions, since),
                                 name(versions, i),
                             ],
-                            at: i,
+                            at: VersionId::at(i),
                 ignored: None,
                             message: format!(
                                 "{container}: `{}` was {} from {}, {} from {}, and is {} again in {}: data written as {} is misread",
@@ -106,7 +106,7 @@ pub(super) fn step(
                 element: elem(&d.name),
                 number: Some(n),
                 versions: vec![name(versions, seen), name(versions, r), name(versions, i)],
-                at: i,
+                at: VersionId::at(i),
                 ignored: None,
                 message: format!(
                     "{container}: name `{}` was number {last} until {}, was removed in {}, and is number {n} in {}: JSON and text data with the name are misread",
@@ -153,7 +153,7 @@ pub(super) fn step(
                     element: container.to_string(),
                     number: Some(first),
                     versions: vec![name(versions, *since), name(versions, i)],
-                    at: i,
+                    at: VersionId::at(i),
                 ignored: None,
                     message: format!(
                         "{container}: {what} (still reserved in {}) no longer reserved in {}: the numbers can be reused by mistake",
@@ -170,7 +170,7 @@ pub(super) fn step(
                     element: elem(n),
                     number: None,
                     versions: vec![name(versions, *since), name(versions, i)],
-                    at: i,
+                    at: VersionId::at(i),
                 ignored: None,
                     message: format!(
                         "{container}: reserved name `{n}` (still reserved in {}) no longer reserved in {}: the name can be reused by mistake",

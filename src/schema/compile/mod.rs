@@ -79,6 +79,15 @@ pub enum Status {
     Partial,
     /// Nothing compiled.
     Failed,
+    /// Not compiled yet (a version the terminal UI shows while the history loads).
+    Pending,
+}
+
+impl Status {
+    /// Some of the version compiled: it has a schema to compare (complete or partial).
+    pub fn has_schema(self) -> bool {
+        matches!(self, Status::Complete | Status::Partial)
+    }
 }
 
 /// The result of compiling one file set.
@@ -94,6 +103,20 @@ pub struct Compiled {
     /// How the set was compiled: files compiled by protox and by protoc (judged files and
     /// what they import), and the files that came from elsewhere than the proto roots.
     pub how: HowCompiled,
+}
+
+impl Compiled {
+    /// The stand-in for a version that is not compiled yet: no schema, no diagnostics.
+    pub fn pending() -> Compiled {
+        Compiled {
+            status: Status::Pending,
+            schema: Arc::default(),
+            diagnostics: Vec::new(),
+            files_total: 0,
+            files_ok: 0,
+            how: HowCompiled::default(),
+        }
+    }
 }
 
 /// How a file set was compiled, for `log` and the version detail.

@@ -1,32 +1,96 @@
 //! A whole history, loaded: versions read from git and compiled one by one, with work shared
 //! across them and progress reported to a callback (for the UI's progress bar).
 //!
-//! Uses `history` and `schema`; hands out plain data only.
+//! [`Loaded`] is *the* version type above `history`: its identity ([`VersionId`]), its header,
+//! its compile state (pending, failed, partial, complete, with the files that did not
+//! compile) and its schema. [`lineage`] is the one place that says which version a version
+//! is compared with. Uses `history` and `schema`; hands out plain data only.
 
+pub mod lineage;
+
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::history::{self, History, HistoryError, HistoryOptions, SkippedTag, Version};
-use crate::schema::{Cache, CompileStats, Compiled, SourceRef, Status};
+use crate::schema::{Cache, CompileStats, Compiled, Schema, SourceRef, Status};
 
-/// One version with its compiled schema.
+pub use crate::history::VersionId;
+
+/// One version: its header (name, commit, files), its compile state and its schema.
 #[derive(Debug, Clone)]
 pub struct Loaded {
+    pub id: VersionId,
     pub version: Version,
+    /// The compiled schema; `Status::Pending` while the terminal UI is still loading it.
     pub compiled: Arc<Compiled>,
+    /// The files found but not compiled (a partial version): their changes are listed but
+    /// not judged.
+    pub failed_files: Arc<BTreeSet<String>>,
     /// The first version of the run of versions with the same content that ends here
     /// (`None` when the content differs from the previous version).
-    pub unchanged_since: Option<String>,
+    pub unchanged_since: Option<VersionId>,
     /// The earliest earlier version with the same content, adjacent or not.
-    pub same_as: Option<String>,
+    pub same_as: Option<VersionId>,
 }
 
 impl Loaded {
-    pub fn fingerprint(&self) -> Option<&str> {
-        (self.compiled.status != Status::Failed)
-            .then_some(self.compiled.schema.fingerprint.as_str())
+    /// A version whose header is known and whose schema is not compiled yet.
+    pub fn pending(id: VersionId, version: Version) -> Loaded {
+        Loaded {
+            id,
+            version,
+            compiled: Arc::new(Compiled::pending()),
+            failed_files: Arc::default(),
+            unchanged_since: None,
+            same_as: None,
+        }
     }
+
+    /// The version's name (`v1.2.0`, `main`, `WORKTREE`).
+    pub fn name(&self) -> &str {
+        &self.version.name
+    }
+
+    pub fn status(&self) -> Status {
+        self.compiled.status
+    }
+
+    /// The schema of a version that compiled, fully or in part; None when it failed or is
+    /// not compiled yet.
+    pub fn schema(&self) -> Option<&Schema> {
+        self.compiled
+            .status
+            .has_schema()
+            .then_some(&*self.compiled.schema)
+    }
+
+    pub fn fingerprint(&self) -> Option<&str> {
+        self.schema().map(|s| s.fingerprint.as_str())
+    }
+
+    /// The first diagnostic, one line (for "did not compile" messages).
+    pub fn first_diagnostic(&self) -> String {
+        self.compiled
+            .diagnostics
+            .first()
+            .map(|d| crate::sanitize::line(&d.to_string()))
+            .unwrap_or_default()
+    }
+}
+
+/// The files of a compiled version that were found but did not compile (import paths).
+fn failed_files(version: &Version, compiled: &Compiled) -> BTreeSet<String> {
+    if compiled.status != Status::Partial {
+        return BTreeSet::new();
+    }
+    version
+        .files
+        .iter()
+        .filter(|f| !compiled.schema.content.files.contains_key(&f.path))
+        .map(|f| f.path.clone())
+        .collect()
 }
 
 /// Time per phase and sharing counters, for the benchmark.
@@ -49,20 +113,14 @@ pub struct Project {
 }
 
 impl Project {
-    /// Finds a version by name (`v1.2.0`, `1.2.0` for `v1.2.0`, `WORKTREE`).
+    /// The version with this id.
+    pub fn get(&self, id: VersionId) -> Option<&Loaded> {
+        self.versions.get(id.index())
+    }
+
+    /// Finds a version by name: see [`find`].
     pub fn find(&self, name: &str) -> Option<&Loaded> {
-        self.versions
-            .iter()
-            .find(|v| v.version.name == name)
-            .or_else(|| {
-                self.versions.iter().find(|v| {
-                    v.version.name.strip_prefix('v') == Some(name)
-                        || v.version
-                            .semver
-                            .as_ref()
-                            .is_some_and(|s| s.to_string() == name)
-                })
-            })
+        find(&self.versions, name)
     }
 
     /// The error to report when no version has a `.proto` file under its proto roots.
@@ -88,6 +146,42 @@ impl Project {
             .map(|v| v.version.name.as_str())
             .collect()
     }
+}
+
+/// Finds a version by name (`v1.2.0`, `1.2.0` for `v1.2.0`, `WORKTREE`).
+pub fn find<'a>(versions: &'a [Loaded], name: &str) -> Option<&'a Loaded> {
+    versions
+        .iter()
+        .find(|v| v.version.name == name)
+        .or_else(|| {
+            versions.iter().find(|v| {
+                v.version.name.strip_prefix('v') == Some(name)
+                    || v.version
+                        .semver
+                        .as_ref()
+                        .is_some_and(|s| s.to_string() == name)
+            })
+        })
+}
+
+/// The versions `ids` (in that order) as a history of their own: ids renumbered by their
+/// place, ancestors mapped, and no earlier-content links (they referred to the whole history).
+pub fn subsequence(versions: &[Loaded], ids: &[VersionId]) -> Vec<Loaded> {
+    let place = |id: VersionId| ids.iter().position(|&x| x == id).map(VersionId::at);
+    ids.iter()
+        .filter_map(|&id| versions.get(id.index()))
+        .enumerate()
+        .map(|(k, v)| {
+            let mut w = v.clone();
+            w.id = VersionId::at(k);
+            w.unchanged_since = None;
+            w.same_as = None;
+            if let Some(a) = &mut w.version.ancestors {
+                *a = a.iter().filter_map(|&x| place(x)).collect();
+            }
+            w
+        })
+        .collect()
 }
 
 /// Reads the history at `path` and compiles every version; `progress(done, total)` is
@@ -136,6 +230,8 @@ pub fn compile_each(
         drop(inputs);
         let (unchanged_since, same_as) = compare_with_earlier(&versions, &compiled);
         versions.push(Loaded {
+            id: VersionId::at(i),
+            failed_files: Arc::new(failed_files(&version, &compiled)),
             version,
             compiled,
             unchanged_since,
@@ -162,7 +258,7 @@ pub fn compile_each(
 
 /// Equal content: the fingerprint is only a hint, the models decide.
 fn same_content(a: &Compiled, b: &Compiled) -> bool {
-    if a.status == Status::Failed || b.status == Status::Failed {
+    if !a.status.has_schema() || !b.status.has_schema() {
         return false;
     }
     std::ptr::eq(a, b)
@@ -172,17 +268,13 @@ fn same_content(a: &Compiled, b: &Compiled) -> bool {
 fn compare_with_earlier(
     earlier: &[Loaded],
     compiled: &Compiled,
-) -> (Option<String>, Option<String>) {
+) -> (Option<VersionId>, Option<VersionId>) {
     let unchanged_since = earlier.last().and_then(|prev| {
-        same_content(&prev.compiled, compiled).then(|| {
-            prev.unchanged_since
-                .clone()
-                .unwrap_or_else(|| prev.version.name.clone())
-        })
+        same_content(&prev.compiled, compiled).then(|| prev.unchanged_since.unwrap_or(prev.id))
     });
     let same_as = earlier
         .iter()
         .find(|v| same_content(&v.compiled, compiled))
-        .map(|v| v.version.name.clone());
+        .map(|v| v.id);
     (unchanged_since, same_as)
 }

@@ -1,0 +1,119 @@
+//! The headless commands, from parsed arguments to printed text: `log`, `check`, `diff`,
+//! `graph`, `blame`, `explain`. `cli` parses and dispatches (one `match`); each command here
+//! opens what it needs, resolves its scope once (`judge::Scope`), and calls the library:
+//! `judge` for a pair, `policy` for a history, `report` to render.
+
+mod check;
+mod explain;
+mod graph;
+mod history;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow, bail};
+
+use protolapse::config::{Config, Given};
+use protolapse::history as git_history;
+use protolapse::load::{self, Loaded, Project};
+use protolapse::sanitize;
+use protolapse::schema::graph::closest;
+
+pub use check::{CheckOut, check};
+pub use explain::explain;
+pub use graph::{GraphOut, graph};
+pub use history::{blame, diff, log};
+
+/// Where a command reads its history from.
+pub struct Source<'a> {
+    pub repo: Option<&'a Path>,
+    pub demo: bool,
+    pub given: Given,
+}
+
+/// A loaded history with its config (and the demo's folder, kept while it is used).
+pub struct Opened {
+    pub project: Project,
+    pub config: Config,
+    _demo: Option<tempfile::TempDir>,
+}
+
+/// Loads the history a command names: the demo, or a repository with its config. With
+/// `worktree_always`, the working tree is a version even when it equals HEAD.
+pub fn open(source: &Source<'_>, worktree_always: bool) -> Result<Opened> {
+    let (path, demo) = if source.demo {
+        let dir = git_history::demo::build()?;
+        (dir.path().to_path_buf(), Some(dir))
+    } else {
+        let path = source
+            .repo
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        (path, None)
+    };
+    let root = git_history::repo_root(&path)?;
+    let config = Config::load(&root)?.unwrap_or_default();
+    let project = load::load(
+        &path,
+        &config.history_options(&source.given, worktree_always),
+        |_, _| {},
+    )?;
+    if let Some(e) = project.no_protos() {
+        bail!("{e}");
+    }
+    Ok(Opened {
+        project,
+        config,
+        _demo: demo,
+    })
+}
+
+/// The version named `name`, or an error that lists the names (and the closest ones).
+pub fn find_version<'p>(project: &'p Project, name: &str) -> Result<&'p Loaded> {
+    project.find(name).ok_or_else(|| {
+        let names = project.names();
+        let close = closest(&names, name, 3);
+        let hint = if close.is_empty() {
+            String::new()
+        } else {
+            format!("; did you mean {}?", close.join(", "))
+        };
+        anyhow!(
+            "unknown version `{}`{hint}\n  help: versions are {}; add a revision with --rev REV",
+            sanitize::line(name),
+            names
+                .iter()
+                .map(|n| sanitize::line(n))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
+/// Fails when `v` has no schema to read (it did not compile): `what` says what was wanted.
+pub fn compiled<'v>(v: &'v Loaded, what: &str) -> Result<&'v Loaded> {
+    if v.schema().is_none() {
+        bail!(
+            "version {} did not compile{what}: {}",
+            sanitize::line(v.name()),
+            v.first_diagnostic()
+        );
+    }
+    Ok(v)
+}
+
+/// Writes to standard output; a closed pipe (`| head`) is not an error.
+pub fn print(text: &str) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("cannot write to standard output"),
+    }
+}
+
+/// Pretty JSON with a final newline.
+pub fn pretty(v: &impl serde::Serialize) -> Result<String> {
+    let mut s = serde_json::to_string_pretty(v)?;
+    s.push('\n');
+    Ok(s)
+}

@@ -1,0 +1,212 @@
+//! [`Comparer`]: the pairs of one history in one scope, each pair of distinct contents judged
+//! once and shared.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use rayon::prelude::*;
+
+use crate::load::{Loaded, Project, VersionId};
+use crate::rules::{Change, Severity};
+use crate::schema::Schema;
+
+use super::{Ignores, Scope, Side, ignore, judge, judge_with};
+
+/// What a policy needs to know of one pair: per level and direction, the worst verdict
+/// and how many changes warn (hazard or lossy), over the changes that count (not ignored,
+/// not in a file that failed to compile); and whether anything but comments changed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PairSummary {
+    /// `[level][direction]`: level 0 wire, 1 json; direction 0 backward, 1 forward.
+    pub worst: [[Severity; 2]; 2],
+    pub warnings: [[u32; 2]; 2],
+    /// Some change other than a comment counts.
+    pub changed: bool,
+}
+
+impl PairSummary {
+    fn of(changes: &[Change]) -> PairSummary {
+        let mut s = PairSummary::default();
+        for c in changes.iter().filter(|c| c.ignored.is_none()) {
+            s.changed |= c.rule != "COMMENT_CHANGED";
+            for (l, d) in [(0, c.verdict.wire), (1, c.verdict.json)] {
+                for (k, sev) in [(0, d.backward), (1, d.forward)] {
+                    s.worst[l][k] = s.worst[l][k].max(sev);
+                    if matches!(sev, Severity::Hazard | Severity::Lossy) {
+                        s.warnings[l][k] += 1;
+                    }
+                }
+            }
+        }
+        s
+    }
+}
+
+/// Summaries per (old, new) pair of representative versions.
+type PairCache = HashMap<(VersionId, VersionId), PairSummary>;
+
+/// Compares versions of one history in one scope.
+///
+/// `changes(a, b)` is the full list for a pair (locations, ignores and inline directives of
+/// those two versions). `summary(a, b)` is what a policy needs, computed once per pair of
+/// distinct contents and kept small, so that transitive policies over hundreds of versions
+/// stay affordable in time and memory.
+pub struct Comparer<'p> {
+    versions: &'p [Loaded],
+    scope: Scope,
+    ignores: Ignores,
+    /// The earliest version with the same content (itself when none).
+    canon: Vec<VersionId>,
+    /// The version whose summaries stand for this one's: its canonical version when both
+    /// judge the same way (no inline directives, the same files failed), else itself.
+    representative: Vec<VersionId>,
+    /// Whether a version's comments hold any `protolapse:ignore` directive.
+    directives: Vec<bool>,
+    cache: Mutex<PairCache>,
+}
+
+impl<'p> Comparer<'p> {
+    pub fn new(project: &'p Project, scope: Scope, ignores: Ignores) -> Comparer<'p> {
+        let versions = &project.versions[..];
+        let canon: Vec<VersionId> = versions.iter().map(|v| v.same_as.unwrap_or(v.id)).collect();
+        let mut seen: HashMap<*const crate::schema::docs::FileDocs, bool> = HashMap::new();
+        let directives: Vec<bool> = versions
+            .iter()
+            .map(|v| {
+                v.compiled.schema.docs.values().any(|d| {
+                    *seen
+                        .entry(Arc::as_ptr(d))
+                        .or_insert_with(|| d.values().any(ignore::has_directive))
+                })
+            })
+            .collect();
+        let representative = versions
+            .iter()
+            .map(|v| {
+                let c = canon[v.id.index()];
+                let same_failures = versions
+                    .get(c.index())
+                    .is_some_and(|w| w.failed_files == v.failed_files);
+                if !directives[v.id.index()] && !directives[c.index()] && same_failures {
+                    c
+                } else {
+                    v.id
+                }
+            })
+            .collect();
+        Comparer {
+            versions,
+            scope,
+            ignores,
+            canon,
+            representative,
+            directives,
+            cache: Mutex::new(HashMap::new()),
+        }
+    }
+
+    pub fn scope(&self) -> &Scope {
+        &self.scope
+    }
+
+    pub fn versions(&self) -> &'p [Loaded] {
+        self.versions
+    }
+
+    /// The schema of a version that compiled (fully or in part).
+    pub fn schema(&self, id: VersionId) -> Option<&'p Schema> {
+        self.versions.get(id.index())?.schema()
+    }
+
+    /// True when both versions have the same content (only comments or layout differ).
+    pub fn same_content(&self, a: VersionId, b: VersionId) -> bool {
+        self.canon
+            .get(a.index())
+            .is_some_and(|x| Some(x) == self.canon.get(b.index()))
+    }
+
+    /// Every change from `old` to `new`, with ignores applied; None when either did not
+    /// compile.
+    pub fn changes(&self, old: VersionId, new: VersionId) -> Option<Vec<Change>> {
+        Some(judge(
+            &self.side(old)?,
+            &self.side(new)?,
+            &self.scope,
+            &self.ignores,
+        ))
+    }
+
+    /// Version `id` as one side of a comparison; None when it did not compile.
+    fn side(&self, id: VersionId) -> Option<Side<'p>> {
+        let v = self.versions.get(id.index())?;
+        Some(Side {
+            directives: self.directives[id.index()],
+            ..Side::of(v)?
+        })
+    }
+
+    fn representative(&self, id: VersionId) -> Option<VersionId> {
+        self.representative.get(id.index()).copied()
+    }
+
+    /// What a policy needs of the pair `old` -> `new`; None when either did not compile.
+    pub fn summary(&self, old: VersionId, new: VersionId) -> Option<PairSummary> {
+        let key = (self.representative(old)?, self.representative(new)?);
+        self.schema(old)?;
+        self.schema(new)?;
+        if key.0 == key.1 {
+            return Some(PairSummary::default());
+        }
+        if let Some(s) = self.lock().get(&key) {
+            return Some(*s);
+        }
+        let (a, b) = (self.side(key.0)?, self.side(key.1)?);
+        // Comments never change a verdict: skip comparing them.
+        let changes = judge_with(&a, &b, &self.scope, &self.ignores, false);
+        let s = PairSummary::of(&changes);
+        self.lock().insert(key, s);
+        Some(s)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, PairCache> {
+        // A panic in another thread cannot leave the map half-written: inserts are whole.
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Every change of each pair (as [`Comparer::changes`]), computed on every core; their
+    /// summaries are kept for the policies.
+    pub fn changes_many(&self, pairs: &[(VersionId, VersionId)]) -> Vec<Option<Vec<Change>>> {
+        pairs
+            .par_iter()
+            .map(|&(a, b)| {
+                let changes = self.changes(a, b);
+                if let (Some(c), Some(ra), Some(rb)) =
+                    (&changes, self.representative(a), self.representative(b))
+                {
+                    self.lock()
+                        .entry((ra, rb))
+                        .or_insert_with(|| PairSummary::of(c));
+                }
+                changes
+            })
+            .collect()
+    }
+
+    /// Computes the summaries of the given pairs on every core, so that later lookups hit.
+    pub fn prefetch(&self, pairs: &[(VersionId, VersionId)]) {
+        let mut todo: Vec<(VersionId, VersionId)> = pairs
+            .iter()
+            .filter_map(|&(a, b)| Some((self.representative(a)?, self.representative(b)?)))
+            .filter(|&(a, b)| a != b && self.schema(a).is_some() && self.schema(b).is_some())
+            .collect();
+        todo.sort_unstable();
+        todo.dedup();
+        {
+            let cache = self.lock();
+            todo.retain(|p| !cache.contains_key(p));
+        }
+        todo.par_iter().for_each(|&(a, b)| {
+            self.summary(a, b);
+        });
+    }
+}

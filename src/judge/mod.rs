@@ -1,0 +1,175 @@
+//! Judge: one pair of versions, judged — the one module that turns two versions and a scope
+//! into the list of changes everyone shows and counts. It pairs the declarations (`diff`),
+//! runs the rules (`rules`), applies the configured and inline ignores ([`ignore`]), marks
+//! the changes it cannot judge because a file did not compile on one side, and counts them.
+//! `diff`, `log`, `check`, the policies and the terminal UI all call it; [`Comparer`] keeps
+//! the pairs of one history and computes each pair of distinct contents once.
+//!
+//! May import: `load` (the versions, plain data), `rules`, `diff`, `schema`. Knows no
+//! terminal and no git.
+
+mod comparer;
+pub mod ignore;
+mod scope;
+
+use serde::Serialize;
+
+use crate::diff::{pair_from_root, pair_whole};
+use crate::load::Loaded;
+use crate::rules::{self, Change, Severity};
+use crate::schema::Schema;
+
+pub use comparer::{Comparer, PairSummary};
+pub use ignore::{IgnoreRule, Ignores};
+pub use scope::{Scope, ScopeError};
+
+/// One side of a comparison: a version that has a schema (it compiled, fully or in part).
+#[derive(Clone, Copy)]
+pub struct Side<'a> {
+    pub version: &'a Loaded,
+    pub schema: &'a Schema,
+    /// Its comments may hold `protolapse:ignore` directives (false skips the look-ups).
+    pub directives: bool,
+}
+
+impl<'a> Side<'a> {
+    /// Version `v` as a side; None when it has no schema (failed, or not compiled yet).
+    pub fn of(v: &'a Loaded) -> Option<Side<'a>> {
+        Some(Side {
+            version: v,
+            schema: v.schema()?,
+            directives: true,
+        })
+    }
+}
+
+/// Every change from `old` to `new` in `scope`, with the ignores applied and the changes
+/// that cannot be judged marked: what `diff`, `log`, `check` and the terminal UI all show.
+pub fn judge(old: &Side<'_>, new: &Side<'_>, scope: &Scope, ignores: &Ignores) -> Vec<Change> {
+    judge_with(old, new, scope, ignores, true)
+}
+
+/// [`judge`], comments compared or not (a comment never changes a verdict: the policies
+/// skip them).
+fn judge_with(
+    old: &Side<'_>,
+    new: &Side<'_>,
+    scope: &Scope,
+    ignores: &Ignores,
+    comments: bool,
+) -> Vec<Change> {
+    let mut changes = raw_changes(old.schema, new.schema, scope, comments);
+    mark(&mut changes, old, new, scope, ignores);
+    changes
+}
+
+/// Applies the ignores, then marks the changes that cannot be judged because a file did not
+/// compile on one side: those located in such a file, and — when the root's own file did
+/// not compile on one side, so that nothing it reaches is known there — every change.
+fn mark(changes: &mut [Change], old: &Side<'_>, new: &Side<'_>, scope: &Scope, ignores: &Ignores) {
+    ignores.apply(changes, old.schema, new.schema, new.directives);
+    for (side, other) in [(new, old), (old, new)] {
+        let failed = &side.version.failed_files;
+        if failed.is_empty() {
+            continue;
+        }
+        let root_file = scope.root().and_then(|r| {
+            if scope.present_in(&side.schema.content) {
+                return None;
+            }
+            let c = &other.schema.content;
+            c.messages
+                .get(r)
+                .map(|m| &m.file)
+                .or_else(|| c.services.get(r).map(|s| &s.file))
+                .filter(|f| failed.contains(*f))
+        });
+        let name = side.version.name();
+        for c in changes.iter_mut().filter(|c| c.ignored.is_none()) {
+            if let Some(f) = root_file {
+                c.ignored = Some(format!(
+                    "not judged: {f}, the root's file, did not compile in {name}"
+                ));
+            } else if let Some(f) = change_files(c).into_iter().find(|f| failed.contains(*f)) {
+                c.ignored = Some(format!("not judged: {f} did not compile in {name}"));
+            }
+        }
+    }
+}
+
+/// The files a change is located in (its locations, and the element of a file rule).
+pub fn change_files(c: &Change) -> Vec<&str> {
+    [&c.new_location, &c.old_location]
+        .into_iter()
+        .flatten()
+        .filter_map(|l| l.rsplit_once(':').map(|(f, _)| f))
+        .chain(c.rule.starts_with("FILE_").then_some(c.element.as_str()))
+        .collect()
+}
+
+/// `rules::check` in the given scope (comments compared or not); a root that neither
+/// version has yields nothing.
+fn raw_changes(old: &Schema, new: &Schema, scope: &Scope, comments: bool) -> Vec<Change> {
+    let check = |p: &crate::diff::Pairing<'_>| {
+        if comments {
+            rules::check(p, old, new)
+        } else {
+            rules::check_verdicts(p, old, new)
+        }
+    };
+    match scope {
+        Scope::Whole => check(&pair_whole(&old.content, &new.content)),
+        Scope::Root(r) => {
+            if !scope.present_in(&old.content) && !scope.present_in(&new.content) {
+                return Vec::new();
+            }
+            check(&pair_from_root(&old.content, &new.content, r))
+        }
+    }
+}
+
+/// Changes counted by their worst cell (ignored changes apart).
+#[derive(Debug, Clone, Copy, Default, Serialize, PartialEq, Eq)]
+pub struct Counts {
+    pub breaking: usize,
+    pub lossy: usize,
+    pub hazard: usize,
+    pub safe: usize,
+    pub ignored: usize,
+}
+
+impl Counts {
+    pub fn of(changes: &[Change]) -> Counts {
+        let mut c = Counts::default();
+        for ch in changes {
+            if ch.ignored.is_some() {
+                c.ignored += 1;
+                continue;
+            }
+            match ch.verdict.worst() {
+                Severity::Breaking => c.breaking += 1,
+                Severity::Lossy => c.lossy += 1,
+                Severity::Hazard => c.hazard += 1,
+                Severity::Safe => c.safe += 1,
+            }
+        }
+        c
+    }
+
+    pub fn total(&self) -> usize {
+        self.breaking + self.lossy + self.hazard + self.safe
+    }
+
+    /// The worst verdict counted, if any change counts.
+    pub fn worst(&self) -> Option<Severity> {
+        [
+            (self.breaking, Severity::Breaking),
+            (self.lossy, Severity::Lossy),
+            (self.hazard, Severity::Hazard),
+            (self.safe, Severity::Safe),
+        ]
+        .into_iter()
+        .find(|(n, _)| *n > 0)
+        .map(|(_, s)| s)
+    }
+}

@@ -1,0 +1,167 @@
+//! Lineage: which version a version is compared with — the one place that decides it, for
+//! the semver check, the policies, hazards, `check`'s base and the terminal UI (which asks
+//! while the history is still loading: a version not compiled yet is not a candidate).
+//!
+//! The previous relevant version of a release is the greatest *release* below it: drop every
+//! version greater than it, take the greatest remaining (so `v2.0.6` tagged after `v3.0.0`
+//! compares with `v2.0.5`). A pre-release compares with its predecessor, release or not
+//! (`v2.0.0-rc.2` with `v2.0.0-rc.1`); `v2.0.0` itself compares with the last release before
+//! it, since that is what its users upgrade from. A tag without a version number compares
+//! with the version before it; a revision or the working tree with the release it builds on
+//! (see [`base_for`]).
+
+use crate::history::VersionKind;
+
+use super::{Loaded, VersionId};
+
+fn compiled(v: &Loaded) -> bool {
+    v.status().has_schema()
+}
+
+fn get(versions: &[Loaded], id: VersionId) -> Option<&Loaded> {
+    versions.get(id.index())
+}
+
+/// The previous relevant version of `id` by version numbers alone (compiled or not): see the
+/// module docs. None for a version without a number, or the first one.
+pub fn previous_relevant(versions: &[Loaded], id: VersionId) -> Option<VersionId> {
+    candidates(versions, id, |_| true).into_iter().next()
+}
+
+/// Tags below `id` by precedence, greatest first (releases only, for a release).
+fn candidates(
+    versions: &[Loaded],
+    id: VersionId,
+    keep: impl Fn(&Loaded) -> bool,
+) -> Vec<VersionId> {
+    match get(versions, id).and_then(|v| v.version.semver.as_ref()) {
+        Some(cur) => below(versions, cur, |v| v.id != id && keep(v)),
+        None => Vec::new(),
+    }
+}
+
+/// Tags whose version is below `cur`, greatest first: releases only for a release, every
+/// tag for a pre-release.
+pub fn below(
+    versions: &[Loaded],
+    cur: &semver::Version,
+    keep: impl Fn(&Loaded) -> bool,
+) -> Vec<VersionId> {
+    let mut c: Vec<(VersionId, &semver::Version)> = versions
+        .iter()
+        .filter(|v| v.version.kind == VersionKind::Tag && keep(v))
+        .filter_map(|v| v.version.semver.as_ref().map(|s| (v.id, s)))
+        .filter(|(_, s)| s.cmp_precedence(cur).is_lt() && (s.pre.is_empty() || !cur.pre.is_empty()))
+        .collect();
+    c.sort_by(|a, b| b.1.cmp_precedence(a.1).then_with(|| a.0.cmp(&b.0)));
+    c.into_iter().map(|(id, _)| id).collect()
+}
+
+/// Tagged versions that compiled, greatest first: releases, then pre-releases.
+fn releases_first(versions: &[Loaded], keep: impl Fn(&Loaded) -> bool) -> Vec<VersionId> {
+    let mut c: Vec<(VersionId, &semver::Version)> = versions
+        .iter()
+        .filter(|v| v.version.kind == VersionKind::Tag && compiled(v) && keep(v))
+        .filter_map(|v| v.version.semver.as_ref().map(|s| (v.id, s)))
+        .collect();
+    c.sort_by(|a, b| {
+        b.1.pre
+            .is_empty()
+            .cmp(&a.1.pre.is_empty())
+            .then_with(|| b.1.cmp_precedence(a.1))
+            .then_with(|| a.0.cmp(&b.0))
+    });
+    c.into_iter().map(|(id, _)| id).collect()
+}
+
+/// The latest release: the greatest tagged version without a pre-release part that compiled,
+/// else the greatest tagged version that compiled.
+pub fn latest_release(versions: &[Loaded]) -> Option<VersionId> {
+    releases_first(versions, |_| true).into_iter().next()
+}
+
+/// Of `list` (greatest first), the first version that compiled every file `subject` has, so
+/// that a version that left a file out does not hide that file's changes; else the first.
+fn covering(versions: &[Loaded], list: &[VersionId], subject: &Loaded) -> Option<VersionId> {
+    list.iter()
+        .copied()
+        .find(|&j| {
+            get(versions, j).is_some_and(|v| v.failed_files.is_subset(&subject.failed_files))
+        })
+        .or_else(|| list.first().copied())
+}
+
+/// The version a revision stands for: the tag on the same commit (a revision only: a working
+/// tree on a tagged commit is work after that release).
+pub fn implied_version(versions: &[Loaded], id: VersionId) -> Option<&semver::Version> {
+    let v = get(versions, id)?;
+    if v.version.kind != VersionKind::Rev {
+        return None;
+    }
+    versions
+        .iter()
+        .filter(|t| t.version.kind == VersionKind::Tag && t.version.commit == v.version.commit)
+        .find_map(|t| t.version.semver.as_ref())
+}
+
+/// The base of a revision or the working tree `id`: the previous relevant version of the
+/// version it is about to be (`x`, or the tag on its commit); else the latest release it
+/// builds on (a tag on its commit or an ancestor); else the latest release. Only versions
+/// that compiled, preferring one that compiled every file `id` has.
+pub fn base_for(
+    versions: &[Loaded],
+    id: VersionId,
+    x: Option<&semver::Version>,
+) -> Option<VersionId> {
+    let v = get(versions, id)?;
+    let list = match x.or_else(|| implied_version(versions, id)) {
+        Some(x) => below(versions, x, |t| t.id != id && compiled(t)),
+        None => {
+            let reachable = releases_first(versions, |t| {
+                v.version
+                    .ancestors
+                    .as_ref()
+                    .is_some_and(|a| a.contains(&t.id))
+            });
+            if reachable.is_empty() {
+                releases_first(versions, |t| t.id != id)
+            } else {
+                reachable
+            }
+        }
+    };
+    covering(versions, &list, v)
+}
+
+/// The version `id` is compared with: its previous relevant version that compiled (a tag
+/// without a number: the version before it; a revision or the working tree: see
+/// [`base_for`]).
+///
+/// A candidate that left out a file this version has (it failed to compile there) would
+/// hide that file's changes, so the nearest earlier one that compiled it is taken instead:
+/// after a broken `v1.2.0`, `v2.0.0` is compared with `v1.1.1`. Files that fail on both
+/// sides (an editions file protox cannot read) do not count.
+pub fn previous_to_compare(versions: &[Loaded], id: VersionId) -> Option<VersionId> {
+    let v = get(versions, id)?;
+    match (v.version.kind, &v.version.semver) {
+        (VersionKind::Tag, Some(_)) => covering(versions, &candidates(versions, id, compiled), v),
+        (VersionKind::Tag, None) => {
+            let before: Vec<VersionId> = versions[..id.index()]
+                .iter()
+                .rev()
+                .filter(|w| compiled(w))
+                .map(|w| w.id)
+                .collect();
+            covering(versions, &before, v)
+        }
+        _ => base_for(versions, id, None),
+    }
+}
+
+/// [`previous_to_compare`] of every version, in order.
+pub fn previous_of_each(versions: &[Loaded]) -> Vec<Option<VersionId>> {
+    versions
+        .iter()
+        .map(|v| previous_to_compare(versions, v.id))
+        .collect()
+}
