@@ -54,7 +54,8 @@ fn each_dependency_stays_in_its_layer() {
         let below_ui = [
             "src/history/",
             "src/schema/",
-            "src/load.rs",
+            "src/load/",
+            "src/judge/",
             "src/report/",
             "src/config.rs",
             "src/explore/",
@@ -109,4 +110,49 @@ fn each_dependency_stays_in_its_layer() {
         }
     }
     assert!(bad.is_empty(), "layer violations:\n{}", bad.join("\n"));
+}
+
+/// The layer map of `src/lib.rs`, bottom up: a module may use the modules of its own rank
+/// and below, never one above it (`load` uses `history` and `schema`; `judge` uses `load`;
+/// `policy` uses `judge`; the UI uses everything).
+#[test]
+fn no_layer_reaches_up() {
+    let ranks: &[(&str, u8)] = &[
+        ("history", 1),
+        ("schema", 1),
+        ("diff", 2),
+        ("rules", 3),
+        ("load", 4),
+        ("judge", 5),
+        ("policy", 6),
+        ("config", 7),
+        ("report", 7),
+        ("explore", 8),
+        ("ui", 9),
+    ];
+    let rank = |m: &str| ranks.iter().find(|(n, _)| *n == m).map(|(_, r)| *r);
+    let mut files = Vec::new();
+    sources(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let mut bad = Vec::new();
+    for (path, text) in &files {
+        let Some(module) = path
+            .strip_prefix("src/")
+            .and_then(|p| p.split(['/', '.']).next())
+        else {
+            continue;
+        };
+        let Some(mine) = rank(module) else { continue };
+        for (other, theirs) in ranks {
+            if *theirs > mine && text.contains(&format!("crate::{other}::"))
+                || *theirs > mine && text.contains(&format!("crate::{other};"))
+                || *theirs > mine && text.contains(&format!("crate::{other}::{{"))
+            {
+                bad.push(format!("{path} ({module}) uses {other}, a layer above it"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "upward imports:\n{}", bad.join("\n"));
 }
