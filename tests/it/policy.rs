@@ -2,9 +2,7 @@
 //! relevant version, backports, pre-releases, below 1.0, broken and unchanged versions), each
 //! history-wide hazard, field lifecycles, ignores and buffrs package rules.
 
-mod common;
-
-use common::{Repo, proto};
+use crate::common::{Repo, proto};
 use protolapse::history::HistoryOptions;
 use protolapse::judge::{IgnoreRule, Ignores};
 use protolapse::load::{self, Project};

@@ -1,8 +1,6 @@
 //! The binary as a user runs it: the demo, the JSON contract, the graph formats, errors.
 
-mod common;
-
-use common::{Repo, proto, run};
+use crate::common::{Repo, proto, run};
 use serde_json::Value;
 
 fn demo_log() -> Value {

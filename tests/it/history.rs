@@ -1,9 +1,7 @@
 //! History loading on hand-built repositories: tags, ordering, globs, revisions, the work
 //! tree, proto roots, broken versions and shared work.
 
-mod common;
-
-use common::{Repo, proto};
+use crate::common::{Repo, proto};
 use protolapse::history::{self, HistoryError, HistoryOptions, Origin, Version, VersionKind};
 use protolapse::load;
 use protolapse::schema::Status;

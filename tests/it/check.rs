@@ -1,9 +1,7 @@
 //! `protolapse check`, `log` and `blame` from the command line: every exit status and format
 //! of the gate, the demo's deliberate mistakes, configuration, and the JSON contracts.
 
-mod common;
-
-use common::{Repo, proto, run};
+use crate::common::{Repo, proto, run};
 use serde_json::Value;
 
 /// A released v1.0.0 and v1.1.0, and a working tree that changes a field's type.

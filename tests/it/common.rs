@@ -1,6 +1,5 @@
 //! Test repositories built with the `git` command in temp dirs: sandboxed config (no user or
 //! system config), pinned author, committer and dates.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,0 +1,22 @@
+//! The integration tests, one binary: each module was its own `tests/*.rs` file, and each
+//! such file is another full link of the crate (STYLE.md, "Tests build once"). Shared helpers
+//! live in `common`; fixtures stay under `tests/fixtures/`, insta snapshots under
+//! `tests/it/snapshots/`. Tests run as threads of one process: none may set a process-wide
+//! environment variable or change the current directory; pass them to child processes.
+
+mod common;
+
+mod check;
+mod cli;
+mod e2e_tmux;
+mod explore;
+mod extensions;
+mod fixtures_real;
+mod history;
+mod layers;
+mod model;
+mod options;
+mod policy;
+mod rule_fixtures;
+mod rules;
+mod ui;
