@@ -364,10 +364,10 @@ fn run_command(cli: Cli) -> Result<bool> {
             }
             let given = rule.unwrap_or_default();
             let id = given.to_uppercase().replace('-', "_");
-            match report::explain::explain(&id) {
+            match given.parse().ok().and_then(report::explain::explain) {
                 Some(text) => print(&text).map(|_| true),
                 None => {
-                    let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
+                    let ids: Vec<&str> = RULES.iter().map(|r| r.id.as_str()).collect();
                     let close = graph::closest(&ids, &id, 3);
                     bail!(
                         "unknown rule `{}`{}\n  help: `protolapse explain --list` lists them all",

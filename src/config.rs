@@ -108,12 +108,12 @@ impl Config {
                 ));
             }
             if let Some(r) = &e.rule
-                && crate::rules::rule(r).is_none()
+                && crate::rules::RuleId::from_id(r).is_none()
                 && !crate::policy::ignore::HAZARD_IDS.contains(&r.as_str())
             {
-                let ids: Vec<&str> = crate::rules::RULES
+                let ids: Vec<&str> = crate::rules::RuleId::ALL
                     .iter()
-                    .map(|r| r.id)
+                    .map(|r| r.as_str())
                     .chain(crate::policy::ignore::HAZARD_IDS)
                     .collect();
                 let close = crate::schema::graph::closest(&ids, r, 2);

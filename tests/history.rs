@@ -6,6 +6,7 @@ mod common;
 use common::{Repo, proto};
 use protolapse::history::{self, HistoryError, HistoryOptions, Origin, Version, VersionKind};
 use protolapse::load;
+use protolapse::rules::RuleId;
 use protolapse::schema::Status;
 
 const A1: &str = "// First.\nmessage A {\n  int32 x = 1;\n}";
@@ -681,7 +682,7 @@ fn an_editions_migration_compiles_and_keeps_its_meaning() {
     let a = protolapse::policy::analyze(&p, &Default::default()).unwrap();
     let changes = a.versions[1].changes.as_ref().unwrap();
     assert!(
-        changes.iter().any(|c| c.rule == "SYNTAX_CHANGED"),
+        changes.iter().any(|c| c.rule == RuleId::SYNTAX_CHANGED),
         "{changes:?}"
     );
     for c in changes.iter() {

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::load::Loaded;
-use crate::rules::{self, Bump, Change};
+use crate::rules::{self, Bump, Change, RuleId};
 
 use super::registry::{self, Direction, Level, Policy, Violation};
 use super::semver::{self as sv, SemverCheck, SemverVerdict};
@@ -102,7 +102,7 @@ pub struct GateInput<'a> {
 }
 
 /// First paragraph of the rule page's "How to make the change safely".
-pub fn how_to_fix(rule: &str) -> String {
+pub fn how_to_fix(rule: RuleId) -> String {
     let Some(page) = rules::page(rule) else {
         return String::new();
     };
@@ -180,7 +180,7 @@ fn why(policy: &Policy, level: Level, v: &Violation) -> String {
     }
 }
 
-type Key = (&'static str, String, Option<i64>);
+type Key = (RuleId, String, Option<i64>);
 
 fn key(c: &Change) -> Key {
     (c.rule, c.element.clone(), c.number)
@@ -346,7 +346,7 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
                 && v.version.semver.as_ref() == Some(x)
         }) && t != input.subject
             && let Some(since) = cmp.changes(t, input.subject)
-            && since.iter().any(|c| c.rule != "COMMENT_CHANGED")
+            && since.iter().any(|c| c.rule != RuleId::COMMENT_CHANGED)
         {
             findings.push(Finding::plain(
                 Outcome::Error,

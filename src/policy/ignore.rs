@@ -60,7 +60,8 @@ impl Ignores {
                 continue;
             }
             let files = super::change_files(c);
-            c.ignored = self.configured(c.rule, &c.element, &files).or_else(|| {
+            let rule = c.rule.as_str();
+            c.ignored = self.configured(rule, &c.element, &files).or_else(|| {
                 if !inline_directives {
                     return None;
                 }
@@ -71,7 +72,7 @@ impl Ignores {
                     .or(c.old_location.as_deref())
                     .and_then(|l| l.rsplit_once(':'))
                     .map(|(f, _)| f);
-                inline(c.rule, &c.element, file, new, Some(old))
+                inline(rule, &c.element, file, new, Some(old))
             });
         }
     }

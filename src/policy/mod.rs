@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::diff::{pair_from_root, pair_whole};
 use crate::load::{Loaded, Project};
-use crate::rules::{self, Change, Severity};
+use crate::rules::{self, Change, RuleId, Severity};
 use crate::schema::graph::{RootMatch, resolve_root};
 use crate::schema::{Schema, Status};
 
@@ -114,7 +114,7 @@ impl PairSummary {
     fn of(changes: &[Change]) -> PairSummary {
         let mut s = PairSummary::default();
         for c in changes.iter().filter(|c| c.ignored.is_none()) {
-            s.changed |= c.rule != "COMMENT_CHANGED";
+            s.changed |= c.rule != RuleId::COMMENT_CHANGED;
             for (l, d) in [(0, c.verdict.wire), (1, c.verdict.json)] {
                 for (k, sev) in [(0, d.backward), (1, d.forward)] {
                     s.worst[l][k] = s.worst[l][k].max(sev);
@@ -439,7 +439,13 @@ pub fn change_files(c: &Change) -> Vec<&str> {
         .into_iter()
         .flatten()
         .filter_map(|l| l.rsplit_once(':').map(|(f, _)| f))
-        .chain(c.rule.starts_with("FILE_").then_some(c.element.as_str()))
+        .chain(
+            matches!(
+                c.rule,
+                RuleId::FILE_ADDED | RuleId::FILE_REMOVED | RuleId::FILE_OPTION_CHANGED
+            )
+            .then_some(c.element.as_str()),
+        )
         .collect()
 }
 

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::history::VersionKind;
 use crate::load::Loaded;
-use crate::rules::{Change, Severity};
+use crate::rules::{Change, RuleId, Severity};
 use crate::schema::Status;
 
 use super::{Comparer, PolicyError};
@@ -429,7 +429,7 @@ pub fn violations_against(
             continue;
         }
         let judged = if matches!(policy, Policy::DenyAll) {
-            (c.rule != "COMMENT_CHANGED").then_some((Direction::Any, Severity::Breaking))
+            (c.rule != RuleId::COMMENT_CHANGED).then_some((Direction::Any, Severity::Breaking))
         } else {
             [
                 (backward, Direction::Backward),

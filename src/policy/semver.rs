@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::history::VersionKind;
 use crate::load::Loaded;
-use crate::rules::{Bump, Change, required_bump};
+use crate::rules::{Bump, Change, RuleId, required_bump};
 use crate::schema::Status;
 
 /// How versions below 1.0.0 are read.
@@ -375,7 +375,7 @@ pub fn assess(
     pre1: Pre1,
 ) -> SemverCheck {
     let required = required_bump(changes);
-    let unchanged = changes.iter().all(|c| c.rule == "COMMENT_CHANGED");
+    let unchanged = changes.iter().all(|c| c.rule == RuleId::COMMENT_CHANGED);
     let deciding: Vec<Change> = changes
         .iter()
         .filter(|c| c.ignored.is_none() && c.bump == required && required > Bump::Patch)

@@ -13,10 +13,10 @@ use crate::diff::{Pair, Pairing};
 use crate::schema::graph::type_text;
 use crate::schema::model::Extension;
 
-use super::Finding;
 use super::field::{F, changed, number_changed};
 use super::verdict::Severity::*;
 use super::verdict::{Directions, Source, Verdict};
+use super::{Finding, RuleId};
 
 pub(super) fn check(p: &Pairing<'_>, out: &mut Vec<Finding>) {
     for pair in &p.extensions {
@@ -42,7 +42,7 @@ pub(super) fn decl(e: &Extension) -> String {
 
 fn extension_added(n: &Extension) -> Finding {
     Finding {
-        rule: "EXTENSION_ADDED",
+        rule: RuleId::EXTENSION_ADDED,
         element: n.full_name.clone(),
         number: Some(i64::from(n.field.number)),
         old: None,
@@ -67,7 +67,7 @@ fn extension_added(n: &Extension) -> Finding {
 
 fn extension_removed(o: &Extension) -> Finding {
     Finding {
-        rule: "EXTENSION_REMOVED",
+        rule: RuleId::EXTENSION_REMOVED,
         element: o.full_name.clone(),
         number: Some(i64::from(o.field.number)),
         old: Some(decl(o)),
