@@ -836,7 +836,7 @@ fn a_moved_buf_dependency_pin_is_a_hazard_not_green() {
     let h: Vec<_> = a
         .hazards
         .iter()
-        .filter(|h| h.kind.id() == "DEPENDENCY_CHANGED")
+        .filter(|h| h.kind == protolapse::policy::HazardKind::DependencyChanged)
         .collect();
     assert_eq!(h.len(), 1, "{:?}", a.hazards);
     assert_eq!(h[0].element, "buf.build/googleapis/googleapis");

@@ -13,6 +13,7 @@
 //! same way, by their ids (`HAZARD_NUMBER_REUSED`, ...). Ignored changes stay listed, marked
 //! with the reason, and count for nothing.
 
+use super::hazards::HazardKind;
 use crate::rules::Change;
 use crate::schema::Schema;
 use crate::schema::model::Doc;
@@ -109,10 +110,10 @@ impl Ignores {
 
 /// The ids a `rule` key or a directive may name besides the rule ids: the hazards.
 pub const HAZARD_IDS: [&str; 4] = [
-    "HAZARD_NUMBER_REUSED",
-    "HAZARD_NAME_REUSED",
-    "HAZARD_RESERVATION_DROPPED",
-    "HAZARD_TYPE_REVERTED",
+    HazardKind::NumberReused.id(),
+    HazardKind::NameReused.id(),
+    HazardKind::ReservationDropped.id(),
+    HazardKind::TypeReverted.id(),
 ];
 
 /// True when a doc's comments hold a directive.

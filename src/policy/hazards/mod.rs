@@ -39,7 +39,7 @@ pub enum HazardKind {
 
 impl HazardKind {
     /// The id a `protolapse.toml` ignore or an inline directive names it by.
-    pub fn id(self) -> &'static str {
+    pub const fn id(self) -> &'static str {
         match self {
             HazardKind::NumberReused => "HAZARD_NUMBER_REUSED",
             HazardKind::NameReused => "HAZARD_NAME_REUSED",
