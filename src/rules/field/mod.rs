@@ -59,7 +59,7 @@ impl<'a> F<'a> {
 
     fn decl(&self) -> String {
         match self.ext {
-            Some(e) => super::extension::decl(e),
+            Some(e) => extension_decl(e),
             None => decl(self.f),
         }
     }
@@ -67,6 +67,17 @@ impl<'a> F<'a> {
 
 fn decl(f: &Field) -> String {
     format!("{} {} = {}", type_text(f), f.name, f.number)
+}
+
+/// `extend pkg.M { int32 pkg.name = 100 }`: the declaration, with the full name.
+pub(super) fn extension_decl(e: &Extension) -> String {
+    format!(
+        "extend {} {{ {} {} = {} }}",
+        e.extendee,
+        type_text(&e.field),
+        e.full_name,
+        e.field.number
+    )
 }
 
 /// FIELD_NUMBER_CHANGED: a field (or extension) that kept its name under a new number.
