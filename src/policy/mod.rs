@@ -168,7 +168,7 @@ impl<'p> Comparer<'p> {
                     .unwrap_or(i)
             })
             .collect();
-        let mut seen: HashMap<*const crate::schema::docs::FileDocs, bool> = HashMap::new();
+        let mut seen: HashMap<*const crate::schema::model::FileDocs, bool> = HashMap::new();
         let directives: Vec<bool> = versions
             .iter()
             .map(|v| {
