@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use crate::history::HistoryOptions;
 use crate::judge::{IgnoreRule, Ignores};
-use crate::policy::{Level, Policy, Pre1, Settings};
+use crate::policy::{HazardKind, Level, Policy, Pre1, Settings};
 
 pub const FILE_NAME: &str = "protolapse.toml";
 
@@ -148,14 +148,15 @@ impl Config {
                     "{at}: give at least one of `rule`, `path`, `element` (an empty ignore would hide every change)"
                 ));
             }
+            let hazards = HazardKind::IGNORABLE.map(HazardKind::id);
             if let Some(r) = &e.rule
-                && crate::rules::rule(r).is_none()
-                && !crate::judge::ignore::HAZARD_IDS.contains(&r.as_str())
+                && crate::rules::RuleId::from_id(r).is_none()
+                && !hazards.contains(&r.as_str())
             {
-                let ids: Vec<&str> = crate::rules::RULES
+                let ids: Vec<&str> = crate::rules::RuleId::ALL
                     .iter()
-                    .map(|r| r.id)
-                    .chain(crate::judge::ignore::HAZARD_IDS)
+                    .map(|r| r.as_str())
+                    .chain(hazards)
                     .collect();
                 let close = crate::schema::graph::closest(&ids, r, 2);
                 return Err(format!(

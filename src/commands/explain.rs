@@ -14,10 +14,10 @@ pub fn explain(rule: Option<&str>, list: bool) -> Result<String> {
     }
     let given = rule.unwrap_or_default();
     let id = given.to_uppercase().replace('-', "_");
-    match report::explain::explain(&id) {
+    match given.parse().ok().and_then(report::explain::explain) {
         Some(text) => Ok(text),
         None => {
-            let ids: Vec<&str> = RULES.iter().map(|r| r.id).collect();
+            let ids: Vec<&str> = RULES.iter().map(|r| r.id.as_str()).collect();
             let close = closest(&ids, &id, 3);
             bail!(
                 "unknown rule `{}`{}\n  help: `protolapse explain --list` lists them all",

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use crate::load::{Loaded, Project, VersionId};
-use crate::rules::{Change, Severity};
+use crate::rules::{Change, RuleId, Severity};
 use crate::schema::Schema;
 
 use super::{Ignores, Scope, Side, ignore, judge, judge_with};
@@ -28,7 +28,7 @@ impl PairSummary {
     fn of(changes: &[Change]) -> PairSummary {
         let mut s = PairSummary::default();
         for c in changes.iter().filter(|c| c.ignored.is_none()) {
-            s.changed |= c.rule != "COMMENT_CHANGED";
+            s.changed |= c.rule != RuleId::COMMENT_CHANGED;
             for (l, d) in [(0, c.verdict.wire), (1, c.verdict.json)] {
                 for (k, sev) in [(0, d.backward), (1, d.forward)] {
                     s.worst[l][k] = s.worst[l][k].max(sev);
@@ -69,7 +69,7 @@ impl<'p> Comparer<'p> {
     pub fn new(project: &'p Project, scope: Scope, ignores: Ignores) -> Comparer<'p> {
         let versions = &project.versions[..];
         let canon: Vec<VersionId> = versions.iter().map(|v| v.same_as.unwrap_or(v.id)).collect();
-        let mut seen: HashMap<*const crate::schema::docs::FileDocs, bool> = HashMap::new();
+        let mut seen: HashMap<*const crate::schema::model::FileDocs, bool> = HashMap::new();
         let directives: Vec<bool> = versions
             .iter()
             .map(|v| {

@@ -60,7 +60,8 @@ impl Ignores {
                 continue;
             }
             let files = super::change_files(c);
-            c.ignored = self.configured(c.rule, &c.element, &files).or_else(|| {
+            let rule = c.rule.as_str();
+            c.ignored = self.configured(rule, &c.element, &files).or_else(|| {
                 if !inline_directives {
                     return None;
                 }
@@ -71,7 +72,7 @@ impl Ignores {
                     .or(c.old_location.as_deref())
                     .and_then(|l| l.rsplit_once(':'))
                     .map(|(f, _)| f);
-                inline(c.rule, &c.element, file, new, Some(old))
+                inline(rule, &c.element, file, new, Some(old))
             });
         }
     }
@@ -105,14 +106,6 @@ impl Ignores {
         })
     }
 }
-
-/// The ids a `rule` key or a directive may name besides the rule ids: the hazards.
-pub const HAZARD_IDS: [&str; 4] = [
-    "HAZARD_NUMBER_REUSED",
-    "HAZARD_NAME_REUSED",
-    "HAZARD_RESERVATION_DROPPED",
-    "HAZARD_TYPE_REVERTED",
-];
 
 /// True when a doc's comments hold a directive.
 pub fn has_directive(doc: &Doc) -> bool {

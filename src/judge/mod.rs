@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::diff::{pair_from_root, pair_whole};
 use crate::load::Loaded;
-use crate::rules::{self, Change, Severity};
+use crate::rules::{self, Change, RuleId, Severity};
 use crate::schema::Schema;
 
 pub use comparer::{Comparer, PairSummary};
@@ -103,7 +103,13 @@ pub fn change_files(c: &Change) -> Vec<&str> {
         .into_iter()
         .flatten()
         .filter_map(|l| l.rsplit_once(':').map(|(f, _)| f))
-        .chain(c.rule.starts_with("FILE_").then_some(c.element.as_str()))
+        .chain(
+            matches!(
+                c.rule,
+                RuleId::FILE_ADDED | RuleId::FILE_REMOVED | RuleId::FILE_OPTION_CHANGED
+            )
+            .then_some(c.element.as_str()),
+        )
         .collect()
 }
 

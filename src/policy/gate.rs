@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::judge::{Comparer, Counts};
 use crate::load::{Loaded, VersionId};
-use crate::rules::{self, Bump, Change};
+use crate::rules::{self, Bump, Change, RuleId};
 
 use super::registry::{self, Direction, Level, Policy, Violation};
 use super::semver::{self as sv, SemverCheck, SemverVerdict};
@@ -103,7 +103,7 @@ pub struct GateInput<'a> {
 }
 
 /// First paragraph of the rule page's "How to make the change safely".
-pub fn how_to_fix(rule: &str) -> String {
+pub fn how_to_fix(rule: RuleId) -> String {
     let Some(page) = rules::page(rule) else {
         return String::new();
     };
@@ -183,7 +183,7 @@ fn why(policy: &Policy, level: Level, v: &Violation) -> String {
     }
 }
 
-type Key = (&'static str, String, Option<i64>);
+type Key = (RuleId, String, Option<i64>);
 
 fn key(c: &Change) -> Key {
     (c.rule, c.element.clone(), c.number)
@@ -353,7 +353,7 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
             .map(|v| v.id)
             && t != input.subject
             && let Some(since) = cmp.changes(t, input.subject)
-            && since.iter().any(|c| c.rule != "COMMENT_CHANGED")
+            && since.iter().any(|c| c.rule != RuleId::COMMENT_CHANGED)
         {
             findings.push(Finding::plain(
                 Outcome::Error,

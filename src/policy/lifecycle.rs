@@ -70,7 +70,15 @@ pub struct Cell {
     pub deprecated: bool,
     /// The rules of the changes from the version before (for `changed`, `deprecated`,
     /// `removed`, `added`).
-    pub rules: Vec<&'static str>,
+    pub rules: Vec<rules::RuleId>,
+}
+
+impl Cell {
+    /// [`Cell::rules`] as text: `FIELD_TYPE_CHANGED, FIELD_RENAMED`.
+    pub fn rule_list(&self) -> String {
+        let ids: Vec<&str> = self.rules.iter().map(|r| r.as_str()).collect();
+        ids.join(", ")
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -267,7 +275,7 @@ pub fn lifecycle(versions: &[Loaded], name: &str) -> Lifecycle {
     numbers.dedup();
     // The rules of each change from the previous version that had the declaration.
     let mut prev: Option<usize> = None;
-    let mut rules_at: Vec<Vec<(Option<i64>, &'static str)>> = vec![Vec::new(); versions.len()];
+    let mut rules_at: Vec<Vec<(Option<i64>, rules::RuleId)>> = vec![Vec::new(); versions.len()];
     for (i, s) in seen.iter().enumerate() {
         if s.is_none() {
             continue;
@@ -284,7 +292,7 @@ pub fn lifecycle(versions: &[Loaded], name: &str) -> Lifecycle {
             if differs {
                 rules_at[i] = rules::check(&pair_one(&a.content, &b.content, name), a, b)
                     .into_iter()
-                    .filter(|c| c.rule != "COMMENT_CHANGED")
+                    .filter(|c| c.rule != rules::RuleId::COMMENT_CHANGED)
                     .map(|c| (c.number, c.rule))
                     .collect();
             }
@@ -314,7 +322,7 @@ pub fn lifecycle(versions: &[Loaded], name: &str) -> Lifecycle {
             let content = &versions[i].compiled.schema.content;
             let is_reserved = reserved(content, name, n);
             let here = list.iter().find(|(k, _)| *k == n).map(|(_, s)| s);
-            let rules: Vec<&'static str> = rules_at[i]
+            let rules: Vec<rules::RuleId> = rules_at[i]
                 .iter()
                 .filter(|(k, _)| *k == Some(n))
                 .map(|(_, r)| *r)

@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::history::VersionKind;
 use crate::judge::Comparer;
 use crate::load::{Loaded, VersionId};
-use crate::rules::{Change, Severity};
+use crate::rules::{Change, RuleId, Severity};
 
 use super::PolicyError;
 
@@ -419,7 +419,7 @@ pub fn violations_against(
             continue;
         }
         let judged = if matches!(policy, Policy::DenyAll) {
-            (c.rule != "COMMENT_CHANGED").then_some((Direction::Any, Severity::Breaking))
+            (c.rule != RuleId::COMMENT_CHANGED).then_some((Direction::Any, Severity::Breaking))
         } else {
             [
                 (backward, Direction::Backward),

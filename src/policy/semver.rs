@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::history::VersionKind;
 use crate::load::lineage::previous_relevant;
 use crate::load::{Loaded, VersionId};
-use crate::rules::{Bump, Change, required_bump};
+use crate::rules::{Bump, Change, RuleId, required_bump};
 
 /// How versions below 1.0.0 are read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -239,7 +239,7 @@ pub fn assess(
     pre1: Pre1,
 ) -> SemverCheck {
     let required = required_bump(changes);
-    let unchanged = changes.iter().all(|c| c.rule == "COMMENT_CHANGED");
+    let unchanged = changes.iter().all(|c| c.rule == RuleId::COMMENT_CHANGED);
     let deciding: Vec<Change> = changes
         .iter()
         .filter(|c| c.ignored.is_none() && c.bump == required && required > Bump::Patch)

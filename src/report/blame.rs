@@ -58,7 +58,7 @@ pub fn to_text(l: &Lifecycle) -> String {
             let rules = if c.rules.is_empty() {
                 String::new()
             } else {
-                format!(" ({})", c.rules.join(", "))
+                format!(" ({})", c.rule_list())
             };
             let decl = c.decl.as_deref().map(sanitize::line).unwrap_or_default();
             match c.state {

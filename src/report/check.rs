@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use crate::policy::gate::{Finding, GateReport, Outcome};
-use crate::rules;
+use crate::rules::{self, RuleId};
 use crate::sanitize;
 
 fn diff_cell(d: rules::Directions) -> String {
@@ -73,7 +73,7 @@ pub fn to_text(r: &GateReport) -> String {
         if !f.fix.is_empty() {
             out.push_str(&format!("   = fix: {}\n", sanitize::line(&f.fix)));
         }
-        if rules::rule(&f.rule).is_some() {
+        if RuleId::from_id(&f.rule).is_some() {
             out.push_str(&format!("   = see: protolapse explain {}\n", f.rule));
         }
     }
@@ -285,8 +285,9 @@ pub fn to_sarif(r: &GateReport) -> Value {
             continue;
         }
         rule_index.insert(&f.rule, rules_json.len());
-        let summary = rules::rule(&f.rule)
-            .map(|x| x.summary.to_string())
+        let id = RuleId::from_id(&f.rule);
+        let summary = id
+            .map(|x| rules::rule(x).summary.to_string())
             .unwrap_or_else(|| f.rule.to_lowercase().replace('_', " "));
         let mut rule = json!({
             "id": f.rule,
@@ -294,7 +295,7 @@ pub fn to_sarif(r: &GateReport) -> Value {
             "shortDescription": {"text": summary},
             "help": {"text": if f.fix.is_empty() { summary.clone() } else { f.fix.clone() }},
         });
-        if let Some(page) = rules::page(&f.rule) {
+        if let Some(page) = id.and_then(rules::page) {
             rule["fullDescription"] = json!({"text": first_paragraph(page)});
             rule["help"]["markdown"] = json!(page);
         }

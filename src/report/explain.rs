@@ -3,7 +3,7 @@
 //! then the rule's line in the table. `explain --list`: every rule with its summary.
 
 use crate::rules::examples::{self, Example};
-use crate::rules::{self, Change, Directions, RULES, Source};
+use crate::rules::{self, Change, Directions, RULES, RuleId, Source};
 use crate::sanitize;
 
 fn source(s: Source) -> &'static str {
@@ -72,16 +72,21 @@ pub fn example_text(e: &Example) -> String {
     if !e.also.is_empty() {
         out.push_str(&format!(
             "\nThe pair also reports: {}.\n",
-            e.also.join(", ")
+            e.also
+                .iter()
+                .map(|r| r.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     out
 }
 
 /// The whole `explain RULE` text: the page, the computed example, the table line. `None` for
-/// an unknown rule. A fixture that fails to compute is reported in place of the example.
-pub fn explain(id: &str) -> Option<String> {
-    let (rule, page) = (rules::rule(id)?, rules::page(id)?);
+/// a rule without a page (which the meta-tests forbid). A fixture that fails to compute is
+/// reported in place of the example.
+pub fn explain(id: RuleId) -> Option<String> {
+    let (rule, page) = (rules::rule(id), rules::page(id)?);
     let example = match examples::example(rule.id) {
         Ok(e) => example_text(&e),
         Err(err) => format!(
@@ -102,7 +107,7 @@ pub fn explain(id: &str) -> Option<String> {
 
 /// `explain --list`: each rule, the worst verdict its example gets, and its summary.
 pub fn list() -> String {
-    let w = RULES.iter().map(|r| r.id.len()).max().unwrap_or(0);
+    let w = RULES.iter().map(|r| r.id.as_str().len()).max().unwrap_or(0);
     let mut out = String::new();
     for (r, e) in RULES.iter().zip(examples::all()) {
         let worst = match &e {

@@ -6,7 +6,7 @@
 use crate::diff::pair_whole;
 use crate::schema::{Cache, Schema, SourceRef, Status};
 
-use super::{Change, RULES, Rule, check, rule};
+use super::{Change, RULES, Rule, RuleId, check, rule};
 
 mod fixtures {
     include!(concat!(env!("OUT_DIR"), "/rule_fixtures.rs"));
@@ -24,27 +24,25 @@ pub struct Example {
     /// The changes reported with this rule's id (one or more), in report order.
     pub changes: Vec<Change>,
     /// The ids of the other rules the pair reports as well, in report order.
-    pub also: Vec<&'static str>,
+    pub also: Vec<RuleId>,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum ExampleError {
-    #[error("unknown rule `{0}`")]
-    UnknownRule(String),
     #[error("rule {0} has no embedded fixture pair (tests/fixtures/rules/{0}/old and new)")]
-    NoFixture(&'static str),
+    NoFixture(RuleId),
     #[error("the {side} side of {rule}'s fixture does not compile: {message}")]
     DoesNotCompile {
-        rule: &'static str,
+        rule: RuleId,
         side: &'static str,
         message: String,
     },
     #[error("{0}'s fixture pair does not report {0}")]
-    NotReported(&'static str),
+    NotReported(RuleId),
 }
 
 /// The fixture files of one side (`old` or `new`) of a rule.
-fn side(id: &str, which: &str) -> Files {
+fn side(id: RuleId, which: &str) -> Files {
     let prefix = format!("{id}/{which}/");
     fixtures::RULE_FIXTURES
         .iter()
@@ -54,7 +52,7 @@ fn side(id: &str, which: &str) -> Files {
 
 fn compile(
     cache: &mut Cache,
-    rule: &'static str,
+    rule: RuleId,
     which: &'static str,
     files: &Files,
 ) -> Result<std::sync::Arc<Schema>, ExampleError> {
@@ -84,9 +82,9 @@ fn compile(
     Ok(out.schema.clone())
 }
 
-/// Compiles the fixture pair of rule `id` (exact id) and checks it, whole schema.
-pub fn example(id: &str) -> Result<Example, ExampleError> {
-    let rule = rule(id).ok_or_else(|| ExampleError::UnknownRule(id.to_string()))?;
+/// Compiles the fixture pair of rule `id` and checks it, whole schema.
+pub fn example(id: RuleId) -> Result<Example, ExampleError> {
+    let rule = rule(id);
     let (old_files, new_files) = (side(rule.id, "old"), side(rule.id, "new"));
     if old_files.is_empty() && new_files.is_empty() {
         return Err(ExampleError::NoFixture(rule.id));
@@ -95,7 +93,7 @@ pub fn example(id: &str) -> Result<Example, ExampleError> {
     let old = compile(&mut cache, rule.id, "old", &old_files)?;
     let new = compile(&mut cache, rule.id, "new", &new_files)?;
     let all = check(&pair_whole(&old.content, &new.content), &old, &new);
-    let mut also: Vec<&'static str> = Vec::new();
+    let mut also: Vec<RuleId> = Vec::new();
     for c in all.iter().filter(|c| c.rule != rule.id) {
         if !also.contains(&c.rule) {
             also.push(c.rule);
@@ -125,18 +123,20 @@ mod tests {
 
     #[test]
     fn a_fixture_side_lists_its_files_only() {
-        let old = side("MESSAGE_MOVED", "old");
+        let old = side(RuleId::MESSAGE_MOVED, "old");
         let names: Vec<&str> = old.iter().map(|(p, _)| *p).collect();
         assert_eq!(names, ["a.proto", "b.proto"]);
         assert!(old[0].1.contains("message WillMove"));
-        assert!(side("NO_SUCH_RULE", "old").is_empty());
     }
 
     #[test]
     fn an_example_reports_its_rule_and_names_the_others() {
-        let e = example("ENUM_RESERVED_REUSED").unwrap();
-        assert!(e.changes.iter().all(|c| c.rule == "ENUM_RESERVED_REUSED"));
-        assert_eq!(e.also, ["ENUM_VALUE_ADDED"]);
-        assert!(matches!(example("NOPE"), Err(ExampleError::UnknownRule(_))));
+        let e = example(RuleId::ENUM_RESERVED_REUSED).unwrap();
+        assert!(
+            e.changes
+                .iter()
+                .all(|c| c.rule == RuleId::ENUM_RESERVED_REUSED)
+        );
+        assert_eq!(e.also, [RuleId::ENUM_VALUE_ADDED]);
     }
 }

@@ -10,13 +10,12 @@
 //! its name (see `field::F`).
 
 use crate::diff::{Pair, Pairing};
-use crate::schema::graph::type_text;
 use crate::schema::model::Extension;
 
-use super::Finding;
-use super::field::{F, changed, number_changed};
+use super::field::{F, changed, extension_decl, number_changed};
 use super::verdict::Severity::*;
 use super::verdict::{Directions, Source, Verdict};
+use super::{Finding, RuleId};
 
 pub(super) fn check(p: &Pairing<'_>, out: &mut Vec<Finding>) {
     for pair in &p.extensions {
@@ -29,24 +28,13 @@ pub(super) fn check(p: &Pairing<'_>, out: &mut Vec<Finding>) {
     }
 }
 
-/// `extend pkg.M { int32 pkg.name = 100 }`: the declaration, with the full name.
-pub(super) fn decl(e: &Extension) -> String {
-    format!(
-        "extend {} {{ {} {} = {} }}",
-        e.extendee,
-        type_text(&e.field),
-        e.full_name,
-        e.field.number
-    )
-}
-
 fn extension_added(n: &Extension) -> Finding {
     Finding {
-        rule: "EXTENSION_ADDED",
+        rule: RuleId::EXTENSION_ADDED,
         element: n.full_name.clone(),
         number: Some(i64::from(n.field.number)),
         old: None,
-        new: Some(decl(n)),
+        new: Some(extension_decl(n)),
         // Old binary readers keep it as an unknown field; old JSON readers meet the key
         // `[pkg.name]` they cannot resolve, as they meet an added field's key.
         verdict: Verdict {
@@ -67,10 +55,10 @@ fn extension_added(n: &Extension) -> Finding {
 
 fn extension_removed(o: &Extension) -> Finding {
     Finding {
-        rule: "EXTENSION_REMOVED",
+        rule: RuleId::EXTENSION_REMOVED,
         element: o.full_name.clone(),
         number: Some(i64::from(o.field.number)),
-        old: Some(decl(o)),
+        old: Some(extension_decl(o)),
         new: None,
         // As a removed field whose number is not reserved: old data reads as an unknown field
         // today, but the number is free for a later extension (anyone's, in the extended

@@ -22,7 +22,7 @@ pub use verdict::{Bump, Directions, Severity, Source, Verdict};
 /// One rule's metadata.
 #[derive(Debug, Clone, Copy)]
 pub struct Rule {
-    pub id: &'static str,
+    pub id: RuleId,
     pub summary: &'static str,
     /// The nearest `buf breaking` rule, or "" when buf has none.
     pub buf: &'static str,
@@ -31,7 +31,7 @@ pub struct Rule {
 /// One difference between two versions.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Change {
-    pub rule: &'static str,
+    pub rule: RuleId,
     /// Full name of the declaration (`pkg.Msg.field`, `pkg.Enum.VALUE`, a file name).
     pub element: String,
     /// Field or enum-value number, when there is one.
@@ -52,7 +52,7 @@ pub struct Change {
 
 /// What a rule function returns; the engine adds where.
 pub(crate) struct Finding {
-    pub rule: &'static str,
+    pub rule: RuleId,
     pub element: String,
     pub number: Option<i64>,
     pub old: Option<String>,
@@ -64,8 +64,29 @@ pub(crate) struct Finding {
 
 macro_rules! rules {
     ($($id:ident, $buf:literal, $summary:literal;)*) => {
-        /// Every rule, in catalog order.
-        pub const RULES: &[Rule] = &[$(Rule { id: stringify!($id), summary: $summary, buf: $buf }),*];
+        /// A rule's id: one variant per row of the rule table, named as the id is written
+        /// (in output, config, directives, pages and fixture folders), so a grep for an id
+        /// finds its code too.
+        #[allow(non_camel_case_types)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum RuleId {
+            $($id),*
+        }
+
+        impl RuleId {
+            /// Every rule id, in catalog order.
+            pub const ALL: &[RuleId] = &[$(RuleId::$id),*];
+
+            /// The id as written: `FIELD_TYPE_CHANGED`.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $(RuleId::$id => stringify!($id)),*
+                }
+            }
+        }
+
+        /// Every rule, in catalog order (the order of [`RuleId`]).
+        pub const RULES: &[Rule] = &[$(Rule { id: RuleId::$id, summary: $summary, buf: $buf }),*];
     };
 }
 
@@ -137,12 +158,60 @@ rules! {
     COMMENT_CHANGED, "", "only a comment changed";
 }
 
+impl RuleId {
+    /// The rule with this exact id (`FIELD_TYPE_CHANGED`), as ids are stored and compared.
+    pub fn from_id(id: &str) -> Option<RuleId> {
+        RuleId::ALL.iter().copied().find(|r| r.as_str() == id)
+    }
+}
+
+/// An id that names no rule.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown rule `{0}`")]
+pub struct UnknownRule(pub String);
+
+/// As a person types it: any case, `-` for `_` (`field-type-changed`).
+impl std::str::FromStr for RuleId {
+    type Err = UnknownRule;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        RuleId::from_id(&s.to_uppercase().replace('-', "_")).ok_or_else(|| UnknownRule(s.into()))
+    }
+}
+
+/// Ids sort as their text (as output has always listed them), not in catalog order.
+impl Ord for RuleId {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialOrd for RuleId {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Written as its id; width and alignment apply as to a `&str` (`{:<30}`).
+impl std::fmt::Display for RuleId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// As its id string, so the JSON output names rules as it always did.
+impl Serialize for RuleId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
 mod pages {
     include!(concat!(env!("OUT_DIR"), "/rule_pages.rs"));
 }
 
 /// The page of a rule (`assets/rules/<ID>.md`).
-pub fn page(id: &str) -> Option<&'static str> {
+pub fn page(id: RuleId) -> Option<&'static str> {
     let file = format!("{id}.md");
     pages::RULE_PAGES
         .iter()
@@ -156,8 +225,9 @@ pub fn pages() -> &'static [(&'static str, &'static str)] {
 }
 
 /// The rule with this id.
-pub fn rule(id: &str) -> Option<&'static Rule> {
-    RULES.iter().find(|r| r.id == id)
+pub fn rule(id: RuleId) -> &'static Rule {
+    // RULES and RuleId are generated from one table, in one order.
+    &RULES[id as usize]
 }
 
 /// Every change between the paired versions, sorted by severity (worst first), then
@@ -213,7 +283,7 @@ fn check_with(pairing: &Pairing<'_>, old: &Schema, new: &Schema, comments: bool)
             .then_with(|| location_key(&a.new_location).cmp(&location_key(&b.new_location)))
             .then_with(|| location_key(&a.old_location).cmp(&location_key(&b.old_location)))
             .then_with(|| a.element.cmp(&b.element))
-            .then_with(|| a.rule.cmp(b.rule))
+            .then_with(|| a.rule.cmp(&b.rule))
     });
     changes
 }
@@ -234,4 +304,42 @@ pub fn required_bump(changes: &[Change]) -> Bump {
         .map(|c| c.bump)
         .max()
         .unwrap_or(Bump::None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_and_table_rows_are_one_list() {
+        assert_eq!(RULES.len(), RuleId::ALL.len());
+        for (i, (r, &id)) in RULES.iter().zip(RuleId::ALL).enumerate() {
+            assert_eq!((r.id, id as usize, rule(id).id), (id, i, id));
+            assert_eq!(RuleId::from_id(id.as_str()), Some(id));
+        }
+    }
+
+    #[test]
+    fn ids_parse_as_typed_and_print_as_written() {
+        let id = RuleId::FIELD_TYPE_CHANGED;
+        for typed in [
+            "FIELD_TYPE_CHANGED",
+            "field_type_changed",
+            "Field-Type-Changed",
+        ] {
+            assert_eq!(typed.parse(), Ok(id));
+        }
+        assert_eq!(RuleId::from_id("field_type_changed"), None);
+        assert_eq!(
+            "NO_SUCH_RULE".parse::<RuleId>(),
+            Err(UnknownRule("NO_SUCH_RULE".into()))
+        );
+        assert_eq!(format!("[{id:<20}]"), "[FIELD_TYPE_CHANGED  ]");
+        assert_eq!(
+            serde_json::to_string(&id).unwrap(),
+            "\"FIELD_TYPE_CHANGED\""
+        );
+        // By text, as output lists them, not by catalog order.
+        assert!(RuleId::ENUM_ADDED < RuleId::FILE_ADDED);
+    }
 }

@@ -2,17 +2,12 @@
 //! parsed (not yet linked) descriptor's source info. They depend on the file's text alone,
 //! so they are computed once per blob and shared by every version that has it.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use prost_types::source_code_info::Location;
 use prost_types::{DescriptorProto, EnumDescriptorProto, FileDescriptorProto};
 
-use super::model::Doc;
-
-/// Element name (`pkg.Msg`, `pkg.Msg.field`, `pkg.Enum.VALUE`, `pkg.Svc.Method`, an
-/// extension's full name `pkg.ext` or `pkg.Msg.ext`, or the file name for the file itself)
-/// -> its doc.
-pub type FileDocs = BTreeMap<String, Doc>;
+use super::model::{Doc, FileDocs};
 
 // Field numbers in descriptor.proto, used in source paths.
 const FILE_MESSAGE: i32 = 4;

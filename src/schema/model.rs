@@ -14,7 +14,7 @@ pub struct Schema {
     pub content: Content,
     /// Per file of the repository: source location and leading comment of every
     /// declaration, shared between versions that have the same blob (see [`Schema::doc`]).
-    pub docs: BTreeMap<String, std::sync::Arc<super::docs::FileDocs>>,
+    pub docs: BTreeMap<String, std::sync::Arc<FileDocs>>,
     /// SHA-256 (hex) over the normalized descriptor set (see `fingerprint`).
     pub fingerprint: String,
 }
@@ -62,6 +62,11 @@ pub struct Doc {
     /// none. Not compared by COMMENT_CHANGED; read for `protolapse:ignore` directives.
     pub trailing: String,
 }
+
+/// Element name (`pkg.Msg`, `pkg.Msg.field`, `pkg.Enum.VALUE`, `pkg.Svc.Method`, an
+/// extension's full name `pkg.ext` or `pkg.Msg.ext`, or the file name for the file itself)
+/// -> its doc.
+pub type FileDocs = BTreeMap<String, Doc>;
 
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct File {

@@ -63,7 +63,12 @@ impl Widget for &ChangesPane<'_> {
             return;
         }
         let prefix = common_prefix(c.changes.iter().map(|ch| ch.element.as_str()));
-        let rule_w = c.changes.iter().map(|ch| ch.rule.len()).max().unwrap_or(10);
+        let rule_w = c
+            .changes
+            .iter()
+            .map(|ch| ch.rule.as_str().len())
+            .max()
+            .unwrap_or(10);
         let w = inner.width as usize;
         let elem_w = w.saturating_sub(2 + 9 + rule_w + 2 + 1 + 5).max(10);
         let elem_head = if prefix.is_empty() {
@@ -95,7 +100,7 @@ impl Widget for &ChangesPane<'_> {
             let line = Line::from(vec![
                 Span::styled(if unattached { "· " } else { "  " }, t.dim()),
                 Span::styled(fit(sev.as_str(), 9), t.severity(sev)),
-                Span::styled(fit(ch.rule, rule_w), t.severity(sev)),
+                Span::styled(fit(ch.rule.as_str(), rule_w), t.severity(sev)),
                 Span::raw("  "),
                 Span::raw(fit(&crate::sanitize::line(elem), elem_w)),
                 Span::raw(" "),

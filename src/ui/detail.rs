@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 use crate::explore::decl::token_diff;
 use crate::explore::{Comparison, NodeKind};
 use crate::policy::lifecycle::State;
-use crate::rules::{self, Change, Severity, Source};
+use crate::rules::{self, Change, RuleId, Severity, Source};
 
 use super::action::View;
 use super::app::{App, Pane};
@@ -262,7 +262,7 @@ fn lifecycle_line(app: &App, s: &Subject) -> Option<Line<'static>> {
                 if cell.rules.is_empty() {
                     "changed".to_string()
                 } else {
-                    format!("changed ({})", cell.rules.join(", "))
+                    format!("changed ({})", cell.rule_list())
                 },
                 t.warn(),
             ),
@@ -296,7 +296,7 @@ fn lifecycle_line(app: &App, s: &Subject) -> Option<Line<'static>> {
 }
 
 /// The rule page as lines: headings bold, code in the accent colour.
-fn page_lines(t: &Theme, id: &str) -> Vec<Line<'static>> {
+fn page_lines(t: &Theme, id: RuleId) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     let Some(page) = rules::page(id) else {
         return out;
@@ -406,7 +406,7 @@ fn document(app: &App, width: usize) -> Vec<Line<'static>> {
             out.push(Line::from(tabs));
         }
         if let Some(ch) = s.changes.get(s.rule).and_then(|&i| c.changes.get(i)) {
-            let summary = rules::rule(ch.rule).map(|r| r.summary).unwrap_or("");
+            let summary = rules::rule(ch.rule).summary;
             out.push(Line::from(vec![
                 Span::styled(ch.rule.to_string(), t.severity(ch.verdict.worst())),
                 Span::styled(format!("  {summary}"), t.dim()),

@@ -195,10 +195,7 @@ impl Widget for &HistoryPane<'_> {
                 spans.push(Span::styled(", number reserved", t.dim()));
             }
             if !cell.rules.is_empty() {
-                spans.push(Span::styled(
-                    format!(" ({})", cell.rules.join(", ")),
-                    t.dim(),
-                ));
+                spans.push(Span::styled(format!(" ({})", cell.rule_list()), t.dim()));
             }
             if let Some(d) = &cell.decl {
                 spans.push(Span::raw(format!("  {}", crate::sanitize::line(d))));

@@ -12,7 +12,7 @@ use protolapse::history::{self, HistoryOptions};
 use protolapse::judge::Ignores;
 use protolapse::load::{self, Loaded, Project, VersionId, lineage};
 use protolapse::policy::{SemverVerdict, Settings};
-use protolapse::rules::{Bump, Severity};
+use protolapse::rules::{Bump, RuleId, Severity};
 
 fn demo() -> &'static Project {
     static P: OnceLock<Project> = OnceLock::new();
@@ -60,7 +60,7 @@ fn node_at<'a>(
         .unwrap_or_else(|| panic!("no node {element}"))
 }
 
-fn rules_of(c: &Comparison, r: &protolapse::explore::Row) -> Vec<&'static str> {
+fn rules_of(c: &Comparison, r: &protolapse::explore::Row) -> Vec<RuleId> {
     r.node.changes.iter().map(|&i| c.changes[i].rule).collect()
 }
 
@@ -70,7 +70,7 @@ fn the_tree_pairs_fields_and_attaches_their_changes() {
     let rows = all_rows(&c);
     let outside = node_at(&rows, "physics.v1.FlightPath.outside");
     assert_eq!(outside.path, vec![Step::Field(3)]);
-    assert!(rules_of(&c, outside).contains(&"FIELD_MESSAGE_TYPE_CHANGED"));
+    assert!(rules_of(&c, outside).contains(&RuleId::FIELD_MESSAGE_TYPE_CHANGED));
     assert_eq!(outside.node.worst, Some(Severity::Breaking));
     assert_eq!(outside.node.ty, "Reading");
     assert_eq!(outside.node.old_ty.as_deref(), Some("Temperature"));
@@ -81,17 +81,17 @@ fn the_tree_pairs_fields_and_attaches_their_changes() {
         .unwrap();
     assert_eq!(label.node.name, "label");
     assert_eq!(label.node.sides, Sides::Old);
-    assert_eq!(rules_of(&c, label), ["FIELD_REMOVED"]);
+    assert_eq!(rules_of(&c, label), [RuleId::FIELD_REMOVED]);
     // A renamed field with a new type carries both changes.
     let mk = node_at(&rows, "physics.v1.Reading.milli_kelvin");
     assert_eq!(mk.node.old_name.as_deref(), Some("value"));
     let r = rules_of(&c, mk);
     assert!(
-        r.contains(&"FIELD_RENAMED") && r.contains(&"FIELD_TYPE_CHANGED"),
+        r.contains(&RuleId::FIELD_RENAMED) && r.contains(&RuleId::FIELD_TYPE_CHANGED),
         "{r:?}"
     );
     // The root carries its type-level changes; below it, the worst.
-    assert!(rules_of(&c, &rows[0]).contains(&"ONEOF_RENAMED"));
+    assert!(rules_of(&c, &rows[0]).contains(&RuleId::ONEOF_RENAMED));
     assert_eq!(rows[0].node.below, Some(Severity::Breaking));
     // Unchanged fields have nothing.
     let id = node_at(&rows, "physics.v1.FlightPath.id");
@@ -135,12 +135,12 @@ fn services_expand_into_rpcs_requests_and_responses() {
     let rows = all_rows(&c);
     let list = node_at(&rows, "physics.v1.FlightService.ListFlights");
     assert_eq!(list.node.sides, Sides::New);
-    assert_eq!(rules_of(&c, list), ["RPC_ADDED"]);
+    assert_eq!(rules_of(&c, list), [RuleId::RPC_ADDED]);
     let kelvin = rows
         .iter()
         .find(|r| r.node.name == "SCALE_KELVIN")
         .expect("enum values are nodes");
-    assert_eq!(rules_of(&c, kelvin), ["ENUM_VALUE_ADDED"]);
+    assert_eq!(rules_of(&c, kelvin), [RuleId::ENUM_VALUE_ADDED]);
     // The rpc's response reaches the root's types: the hazard shows below the rpc.
     let get = node_at(&rows, "physics.v1.FlightService.GetFlight");
     assert_eq!(get.node.below, Some(Severity::Hazard));
@@ -318,16 +318,16 @@ fn extensions_are_nodes_of_the_message_they_extend() {
     assert_eq!(ext.node.name, "[physics.v1.source]");
     assert_eq!(ext.path, vec![Step::Field(100)]);
     assert_eq!(ext.node.sides, Sides::New);
-    assert_eq!(rules_of(&c, ext), ["EXTENSION_ADDED"]);
+    assert_eq!(rules_of(&c, ext), [RuleId::EXTENSION_ADDED]);
     // Removed in 3.0: still in the tree, on the old side, with its removal.
     let c = compare("v2.2.0", "v3.0.0", "physics.v1.Annotation");
     let rows = all_rows(&c);
     let ext = node_at(&rows, "physics.v1.source");
     assert_eq!(ext.node.sides, Sides::Old);
-    assert_eq!(rules_of(&c, ext), ["EXTENSION_REMOVED"]);
+    assert_eq!(rules_of(&c, ext), [RuleId::EXTENSION_REMOVED]);
     assert!(
         c.unattached
             .iter()
-            .all(|&i| c.changes[i].rule != "EXTENSION_REMOVED")
+            .all(|&i| c.changes[i].rule != RuleId::EXTENSION_REMOVED)
     );
 }

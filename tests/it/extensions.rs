@@ -4,7 +4,7 @@
 //! reached from a root through the messages they extend.
 
 use protolapse::diff::{pair_from_root, pair_whole};
-use protolapse::rules::{Change, Severity, check};
+use protolapse::rules::{Change, RuleId, Severity, check};
 use protolapse::schema::{Cache, Schema, SourceRef, Status};
 
 fn compile(text: &str) -> Schema {
@@ -23,7 +23,7 @@ fn whole(old: &str, new: &str) -> Vec<Change> {
     check(&pair_whole(&a.content, &b.content), &a, &b)
 }
 
-fn rules(changes: &[Change]) -> Vec<(&'static str, &str)> {
+fn rules(changes: &[Change]) -> Vec<(RuleId, &str)> {
     changes
         .iter()
         .map(|c| (c.rule, c.element.as_str()))
@@ -62,7 +62,7 @@ fn a_type_change_is_judged_as_the_same_change_of_a_field() {
         &with("extend E { optional int32 count = 100; }\n"),
         &with("extend E { optional sint32 count = 100; }\n"),
     );
-    assert_eq!(rules(&ext), [("FIELD_TYPE_CHANGED", "fx.count")]);
+    assert_eq!(rules(&ext), [(RuleId::FIELD_TYPE_CHANGED, "fx.count")]);
     let c = &ext[0];
     assert_eq!(c.number, Some(100));
     assert_eq!(
@@ -74,7 +74,7 @@ fn a_type_change_is_judged_as_the_same_change_of_a_field() {
         "syntax = \"proto2\";\npackage fx;\nmessage E { optional int32 count = 100; }\n",
         "syntax = \"proto2\";\npackage fx;\nmessage E { optional sint32 count = 100; }\n",
     );
-    assert_eq!(rules(&field), [("FIELD_TYPE_CHANGED", "fx.E.count")]);
+    assert_eq!(rules(&field), [(RuleId::FIELD_TYPE_CHANGED, "fx.E.count")]);
     assert_eq!(c.verdict, field[0].verdict);
     assert_eq!(c.verdict.wire.backward, Severity::Breaking);
     assert_eq!(c.message, field[0].message);
@@ -95,9 +95,9 @@ fn cardinality_default_and_options_use_the_field_rules() {
     assert_eq!(
         got,
         [
-            ("FIELD_CARDINALITY_CHANGED", "fx.many"),
-            ("FIELD_DEFAULT_CHANGED", "fx.fallback"),
-            ("FIELD_DEPRECATED", "fx.fallback"),
+            (RuleId::FIELD_CARDINALITY_CHANGED, "fx.many"),
+            (RuleId::FIELD_DEFAULT_CHANGED, "fx.fallback"),
+            (RuleId::FIELD_DEPRECATED, "fx.fallback"),
         ]
     );
 }
@@ -110,7 +110,7 @@ fn a_new_scope_renames_the_extension() {
         &with("extend E { optional int32 tag = 100; }\nmessage Scope {}\n"),
         &with("message Scope {\n  extend E { optional int32 tag = 100; }\n}\n"),
     );
-    assert_eq!(rules(&changes), [("FIELD_RENAMED", "fx.Scope.tag")]);
+    assert_eq!(rules(&changes), [(RuleId::FIELD_RENAMED, "fx.Scope.tag")]);
     let c = &changes[0];
     assert_eq!(c.verdict.wire.worst(), Severity::Safe);
     assert_eq!(c.verdict.json.backward, Severity::Breaking);
@@ -128,7 +128,10 @@ fn a_kept_name_under_a_new_number_is_a_renumbering() {
         &with("extend E { optional string label = 100; }\n"),
         &with("extend E { optional string label = 101; }\n"),
     );
-    assert_eq!(rules(&changes), [("FIELD_NUMBER_CHANGED", "fx.label")]);
+    assert_eq!(
+        rules(&changes),
+        [(RuleId::FIELD_NUMBER_CHANGED, "fx.label")]
+    );
     assert_eq!(changes[0].verdict.wire.backward, Severity::Breaking);
     assert_eq!(changes[0].verdict.json.worst(), Severity::Safe);
 }
@@ -139,7 +142,7 @@ fn a_comment_on_an_extension_is_compared() {
         &with("extend E {\n  // Before.\n  optional int32 n = 100;\n}\n"),
         &with("extend E {\n  // After.\n  optional int32 n = 100;\n}\n"),
     );
-    assert_eq!(rules(&changes), [("COMMENT_CHANGED", "fx.n")]);
+    assert_eq!(rules(&changes), [(RuleId::COMMENT_CHANGED, "fx.n")]);
     assert_eq!(changes[0].new.as_deref(), Some("After."));
 }
 
@@ -147,7 +150,10 @@ fn a_comment_on_an_extension_is_compared() {
 fn another_extension_under_a_number_is_a_rename_and_an_unchanged_one_is_silent() {
     let old = with("extend E { optional string a = 100; optional int32 b = 101; }\n");
     let new = with("extend E { optional string c = 100; optional int32 b = 101; }\n");
-    assert_eq!(rules(&both_ways(&old, &new)), [("FIELD_RENAMED", "fx.c")]);
+    assert_eq!(
+        rules(&both_ways(&old, &new)),
+        [(RuleId::FIELD_RENAMED, "fx.c")]
+    );
     assert!(whole(&old, &old).is_empty());
 }
 
@@ -165,13 +171,13 @@ fn a_removed_range_and_its_extension_are_both_reported() {
     assert_eq!(
         got,
         [
-            ("EXTENSION_RANGE_REMOVED", "fx.E"),
-            ("EXTENSION_REMOVED", "fx.gone"),
+            (RuleId::EXTENSION_RANGE_REMOVED, "fx.E"),
+            (RuleId::EXTENSION_REMOVED, "fx.gone"),
         ]
     );
     let range = changes
         .iter()
-        .find(|c| c.rule == "EXTENSION_RANGE_REMOVED")
+        .find(|c| c.rule == RuleId::EXTENSION_RANGE_REMOVED)
         .unwrap();
     assert_eq!(range.old.as_deref(), Some("extensions 150 to 199"));
     assert_eq!(
@@ -203,13 +209,16 @@ fn from_a_root_extensions_of_reached_messages_are_followed() {
     assert_eq!(
         got,
         [
-            ("EXTENSION_ADDED", "fx.note"),
-            ("FIELD_TYPE_CHANGED", "fx.Payload.x"),
+            (RuleId::EXTENSION_ADDED, "fx.note"),
+            (RuleId::FIELD_TYPE_CHANGED, "fx.Payload.x"),
         ]
     );
     let whole = check(&pair_whole(&a.content, &b.content), &a, &b);
     let all = rules(&whole);
-    assert!(all.contains(&("FIELD_TYPE_CHANGED", "fx.o")), "{all:?}");
+    assert!(
+        all.contains(&(RuleId::FIELD_TYPE_CHANGED, "fx.o")),
+        "{all:?}"
+    );
 }
 
 /// A renamed type keeps its extensions, paired by number: from a root (the type found along
@@ -228,20 +237,26 @@ fn a_renamed_extendee_keeps_its_extensions() {
     let changes = check(&pair_from_root(&a.content, &b.content, "fx.Root"), &a, &b);
     let c = changes
         .iter()
-        .find(|c| c.rule == "FIELD_TYPE_CHANGED")
+        .find(|c| c.rule == RuleId::FIELD_TYPE_CHANGED)
         .unwrap_or_else(|| panic!("{:?}", rules(&changes)));
     assert_eq!(c.element, "fx.size");
     assert_eq!(c.verdict.wire.backward, Severity::Safe, "int32 -> int64");
-    assert!(changes.iter().all(|c| !c.rule.starts_with("EXTENSION_")));
+    assert!(changes.iter().all(|c| !matches!(
+        c.rule,
+        RuleId::EXTENSION_ADDED
+            | RuleId::EXTENSION_REMOVED
+            | RuleId::EXTENSION_RANGE_ADDED
+            | RuleId::EXTENSION_RANGE_REMOVED
+    )));
     let changes = check(&pair_whole(&a.content, &b.content), &a, &b);
     let mut got = rules(&changes);
     got.sort();
     assert_eq!(
         got,
         [
-            ("FIELD_MESSAGE_TYPE_CHANGED", "fx.Root.box"),
-            ("FIELD_TYPE_CHANGED", "fx.size"),
-            ("MESSAGE_RENAMED", "fx.Crate"),
+            (RuleId::FIELD_MESSAGE_TYPE_CHANGED, "fx.Root.box"),
+            (RuleId::FIELD_TYPE_CHANGED, "fx.size"),
+            (RuleId::MESSAGE_RENAMED, "fx.Crate"),
         ]
     );
 }

@@ -6,6 +6,7 @@ use std::process::Command;
 
 use protolapse::history::HistoryOptions;
 use protolapse::load;
+use protolapse::rules::RuleId;
 use protolapse::schema::Status;
 
 fn fixture(name: &str) -> Option<PathBuf> {
@@ -184,7 +185,7 @@ fn opentelemetry_history_is_judged() {
         .iter()
         .find(|c| {
             c.element == "opentelemetry.proto.trace.v1.ResourceSpans.scope_spans"
-                && c.rule == "FIELD_MESSAGE_TYPE_CHANGED"
+                && c.rule == RuleId::FIELD_MESSAGE_TYPE_CHANGED
         })
         .unwrap();
     assert_eq!(
@@ -291,7 +292,7 @@ fn protobuf_editions_migrations_keep_their_meaning() {
             })
             .collect();
         assert!(
-            of_file.iter().any(|c| c.rule == "SYNTAX_CHANGED"),
+            of_file.iter().any(|c| c.rule == RuleId::SYNTAX_CHANGED),
             "{of_file:?}"
         );
         for c in of_file {

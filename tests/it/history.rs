@@ -4,6 +4,7 @@
 use crate::common::{Repo, proto};
 use protolapse::history::{self, HistoryError, HistoryOptions, Origin, Version, VersionKind};
 use protolapse::load;
+use protolapse::rules::RuleId;
 use protolapse::schema::Status;
 
 const A1: &str = "// First.\nmessage A {\n  int32 x = 1;\n}";
@@ -699,7 +700,7 @@ fn an_editions_migration_compiles_and_keeps_its_meaning() {
     let a = protolapse::policy::analyze(&p, &Default::default()).unwrap();
     let changes = a.versions[1].changes.as_ref().unwrap();
     assert!(
-        changes.iter().any(|c| c.rule == "SYNTAX_CHANGED"),
+        changes.iter().any(|c| c.rule == RuleId::SYNTAX_CHANGED),
         "{changes:?}"
     );
     for c in changes.iter() {
@@ -853,7 +854,7 @@ fn a_moved_buf_dependency_pin_is_a_hazard_not_green() {
     let h: Vec<_> = a
         .hazards
         .iter()
-        .filter(|h| h.kind.id() == "DEPENDENCY_CHANGED")
+        .filter(|h| h.kind == protolapse::policy::HazardKind::DependencyChanged)
         .collect();
     assert_eq!(h.len(), 1, "{:?}", a.hazards);
     assert_eq!(h[0].element, "buf.build/googleapis/googleapis");

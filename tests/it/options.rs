@@ -3,7 +3,7 @@
 //! dedicated rule covers (a field's `deprecated` and `packed`).
 
 use protolapse::diff::pair_whole;
-use protolapse::rules::{Change, Severity, Source, check};
+use protolapse::rules::{Change, RuleId, Severity, Source, check};
 use protolapse::schema::{Cache, Schema, SourceRef, Status};
 
 fn compile(files: &[(&str, &str)]) -> Schema {
@@ -24,12 +24,12 @@ fn compile(files: &[(&str, &str)]) -> Schema {
 fn diff(old: &[(&str, &str)], new: &[(&str, &str)]) -> Vec<Change> {
     let (a, b) = (compile(old), compile(new));
     let mut changes = check(&pair_whole(&a.content, &b.content), &a, &b);
-    changes.retain(|c| c.rule != "COMMENT_CHANGED");
+    changes.retain(|c| c.rule != RuleId::COMMENT_CHANGED);
     changes.sort_by(|x, y| (x.rule, &x.message).cmp(&(y.rule, &y.message)));
     changes
 }
 
-fn ids(changes: &[Change]) -> Vec<(&str, &str)> {
+fn ids(changes: &[Change]) -> Vec<(RuleId, &str)> {
     changes
         .iter()
         .map(|c| (c.rule, c.element.as_str()))
@@ -51,12 +51,12 @@ fn each_field_option_is_one_change_and_dedicated_rules_are_not_repeated() {
     assert_eq!(
         ids(&changes),
         [
-            ("FIELD_DEPRECATED", "fx.M.xs"),
-            ("FIELD_OPTION_CHANGED", "fx.M.note"),
-            ("FIELD_OPTION_CHANGED", "fx.M.note"),
-            ("FIELD_OPTION_CHANGED", "fx.M.id"),
-            ("FIELD_OPTION_CHANGED", "fx.M.child"),
-            ("FIELD_PACKED_CHANGED", "fx.M.xs"),
+            (RuleId::FIELD_DEPRECATED, "fx.M.xs"),
+            (RuleId::FIELD_OPTION_CHANGED, "fx.M.note"),
+            (RuleId::FIELD_OPTION_CHANGED, "fx.M.note"),
+            (RuleId::FIELD_OPTION_CHANGED, "fx.M.id"),
+            (RuleId::FIELD_OPTION_CHANGED, "fx.M.child"),
+            (RuleId::FIELD_PACKED_CHANGED, "fx.M.xs"),
         ]
     );
     let by = |start: &str| {
@@ -87,7 +87,7 @@ fn an_extension_s_options_are_field_options() {
     let old = format!("{head}extend E {{ optional string tag = 100; }}\n");
     let new = format!("{head}extend E {{ optional string tag = 100 [ctype = CORD]; }}\n");
     let changes = diff(&[("e.proto", &old)], &[("e.proto", &new)]);
-    assert_eq!(ids(&changes), [("FIELD_OPTION_CHANGED", "fx.tag")]);
+    assert_eq!(ids(&changes), [(RuleId::FIELD_OPTION_CHANGED, "fx.tag")]);
     assert_eq!(changes[0].verdict.source, Source::Breaking);
 }
 
@@ -103,11 +103,11 @@ fn enum_value_and_rpc_deprecation_are_option_changes() {
     assert_eq!(
         ids(&changes),
         [
-            ("ENUM_OPTION_CHANGED", "fx.Level"),
-            ("ENUM_VALUE_OPTION_CHANGED", "fx.Level.LEVEL_HIGH"),
-            ("RPC_OPTION_CHANGED", "fx.Svc.Get"),
-            ("RPC_OPTION_CHANGED", "fx.Svc.Get"),
-            ("SERVICE_OPTION_CHANGED", "fx.Svc"),
+            (RuleId::ENUM_OPTION_CHANGED, "fx.Level"),
+            (RuleId::ENUM_VALUE_OPTION_CHANGED, "fx.Level.LEVEL_HIGH"),
+            (RuleId::RPC_OPTION_CHANGED, "fx.Svc.Get"),
+            (RuleId::RPC_OPTION_CHANGED, "fx.Svc.Get"),
+            (RuleId::SERVICE_OPTION_CHANGED, "fx.Svc"),
         ]
     );
     let value = &changes[1];
@@ -144,7 +144,7 @@ fn a_rest_route_and_get_support_are_judged_per_calling_side() {
         &[("google/api/annotations.proto", HTTP), ("x.proto", &old)],
         &[("google/api/annotations.proto", HTTP), ("x.proto", &new)],
     );
-    assert_eq!(ids(&changes)[0], ("RPC_OPTION_CHANGED", "fx.Svc.Get"));
+    assert_eq!(ids(&changes)[0], (RuleId::RPC_OPTION_CHANGED, "fx.Svc.Get"));
     let http = changes
         .iter()
         .find(|c| c.message.starts_with("(google.api.http)"))

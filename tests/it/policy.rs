@@ -10,6 +10,7 @@ use protolapse::policy::lifecycle::State;
 use protolapse::policy::{
     self, Analysis, HazardKind, Level, Policy, Pre1, SemverVerdict, Settings,
 };
+use protolapse::rules::RuleId;
 
 fn load(r: &Repo) -> Project {
     load::load(r.path(), &HistoryOptions::default(), |_, _| {}).expect("load")
@@ -91,7 +92,7 @@ fn every_policy_on_one_history() {
     );
     assert_eq!(v13.failed_against, ["v1.1.0", "v1.0.0"]);
     let first = v13.first_violation.as_ref().unwrap();
-    assert_eq!(first.change.rule, "FIELD_TYPE_CHANGED");
+    assert_eq!(first.change.rule, RuleId::FIELD_TYPE_CHANGED);
     assert_eq!(first.change.number, Some(1));
     // Forward: int64 -> int32 readers lose values (lossy): a warning, a failure when strict.
     assert_eq!(wire("FORWARD"), [true; 5]);
@@ -255,7 +256,7 @@ fn semver_against_the_previous_relevant_version() {
         .semver
         .deciding
         .iter()
-        .any(|c| c.rule == "FIELD_ADDED")
+        .any(|c| c.rule == RuleId::FIELD_ADDED)
     );
     // Pre-releases compare with their predecessor; the release with the last release.
     assert_eq!(row("v2.0.0-rc.1").0, Some("v1.0.2"));
@@ -394,7 +395,7 @@ fn lifecycle_of_each_field() {
     assert_eq!(states(1), [Added, Kept, Removed, Added, Kept]);
     assert_eq!(row(1).names, ["a", "a2"]);
     assert_eq!(states(2), [Absent, Added, Kept, Kept, Changed]);
-    assert_eq!(row(2).cells[4].rules, ["FIELD_TYPE_CHANGED"]);
+    assert_eq!(row(2).cells[4].rules, [RuleId::FIELD_TYPE_CHANGED]);
     assert!(policy::lifecycle::resolve(&p.versions, "Nope").is_err());
 }
 
@@ -426,7 +427,7 @@ fn ignores_from_config_and_inline_comments() {
         .as_ref()
         .unwrap()
         .iter()
-        .find(|c| c.rule == "FIELD_TYPE_CHANGED")
+        .find(|c| c.rule == RuleId::FIELD_TYPE_CHANGED)
         .unwrap();
     assert_eq!(c.ignored.as_deref(), Some("migrated"));
     assert_eq!(v2.counts.ignored, 1);
@@ -451,17 +452,20 @@ fn ignores_from_config_and_inline_comments() {
     let p = load(&r);
     let a = policy::analyze(&p, &Settings::default()).unwrap();
     let changes = a.versions[1].changes.as_ref().unwrap();
-    let reason = |rule: &str| {
+    let reason = |rule: RuleId| {
         changes
             .iter()
             .find(|c| c.rule == rule)
             .and_then(|c| c.ignored.clone())
     };
     assert_eq!(
-        reason("FIELD_TYPE_CHANGED").as_deref(),
+        reason(RuleId::FIELD_TYPE_CHANGED).as_deref(),
         Some("all readers are 64-bit")
     );
-    assert_eq!(reason("FIELD_REMOVED").as_deref(), Some("nobody reads it"));
+    assert_eq!(
+        reason(RuleId::FIELD_REMOVED).as_deref(),
+        Some("nobody reads it")
+    );
     assert_eq!(
         a.versions[1].semver.required,
         Some(protolapse::rules::Bump::Patch)

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use protolapse::diff::pair_whole;
-use protolapse::rules::{Change, Directions, RULES, check};
+use protolapse::rules::{Change, Directions, RULES, RuleId, check};
 use protolapse::schema::{Cache, Schema, SourceRef, Status};
 
 fn root() -> PathBuf {
@@ -56,7 +56,7 @@ fn compile(dir: &Path) -> Schema {
     (*out.schema).clone()
 }
 
-fn rules_between(a: &Schema, b: &Schema) -> BTreeSet<&'static str> {
+fn rules_between(a: &Schema, b: &Schema) -> BTreeSet<RuleId> {
     check(&pair_whole(&a.content, &b.content), a, b)
         .iter()
         .map(|c| c.rule)
@@ -71,10 +71,10 @@ fn every_rule_has_a_fixture_and_every_fixture_a_rule() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     for r in RULES {
-        assert!(dirs.contains(r.id), "no fixture for {}", r.id);
+        assert!(dirs.contains(r.id.as_str()), "no fixture for {}", r.id);
     }
     for d in &dirs {
-        assert!(RULES.iter().any(|r| r.id == d), "fixture {d} names no rule");
+        assert!(RuleId::from_id(d).is_some(), "fixture {d} names no rule");
     }
 }
 
@@ -82,7 +82,7 @@ fn every_rule_has_a_fixture_and_every_fixture_a_rule() {
 fn each_fixture_reports_exactly_what_it_expects() {
     let mut failures = Vec::new();
     for r in RULES {
-        let dir = root().join(r.id);
+        let dir = root().join(r.id.as_str());
         let old = compile(&dir.join("old"));
         let new = compile(&dir.join("new"));
         assert!(rules_between(&old, &old).is_empty(), "{}: old vs old", r.id);
@@ -96,7 +96,7 @@ fn each_fixture_reports_exactly_what_it_expects() {
             .map(str::to_string)
             .collect();
         let got_s: BTreeSet<String> = got.iter().map(|s| s.to_string()).collect();
-        if !got.contains(r.id) || got_s != expected {
+        if !got.contains(&r.id) || got_s != expected {
             failures.push(format!(
                 "{}: reported {:?}, expected {:?}",
                 r.id, got, expected
@@ -108,84 +108,91 @@ fn each_fixture_reports_exactly_what_it_expects() {
 
 /// The rule that reports a change seen the other way round (new -> old): an addition is a
 /// removal and vice versa; every other rule is its own counterpart.
-fn counterparts(rule: &str) -> &'static [&'static str] {
+fn counterparts(rule: RuleId) -> &'static [RuleId] {
     match rule {
-        "FILE_ADDED" => &["FILE_REMOVED"],
-        "FILE_REMOVED" => &["FILE_ADDED"],
-        "MESSAGE_ADDED" => &["MESSAGE_REMOVED"],
-        "MESSAGE_REMOVED" => &["MESSAGE_ADDED"],
-        "ENUM_ADDED" => &["ENUM_REMOVED"],
-        "ENUM_REMOVED" => &["ENUM_ADDED"],
-        "SERVICE_ADDED" => &["SERVICE_REMOVED"],
-        "SERVICE_REMOVED" => &["SERVICE_ADDED"],
-        "RPC_ADDED" => &["RPC_REMOVED"],
-        "RPC_REMOVED" => &["RPC_ADDED"],
-        "ONEOF_ADDED" => &["ONEOF_REMOVED"],
-        "ONEOF_REMOVED" => &["ONEOF_ADDED"],
-        "EXTENSION_ADDED" => &["EXTENSION_REMOVED"],
-        "EXTENSION_REMOVED" => &["EXTENSION_ADDED"],
-        "EXTENSION_RANGE_ADDED" => &["EXTENSION_RANGE_REMOVED"],
-        "EXTENSION_RANGE_REMOVED" => &["EXTENSION_RANGE_ADDED"],
-        "FIELD_ADDED" => &["FIELD_REMOVED", "FIELD_REMOVED_RESERVED"],
-        "FIELD_REMOVED" | "FIELD_REMOVED_RESERVED" => &["FIELD_ADDED", "FIELD_REQUIRED_ADDED"],
+        RuleId::FILE_ADDED => &[RuleId::FILE_REMOVED],
+        RuleId::FILE_REMOVED => &[RuleId::FILE_ADDED],
+        RuleId::MESSAGE_ADDED => &[RuleId::MESSAGE_REMOVED],
+        RuleId::MESSAGE_REMOVED => &[RuleId::MESSAGE_ADDED],
+        RuleId::ENUM_ADDED => &[RuleId::ENUM_REMOVED],
+        RuleId::ENUM_REMOVED => &[RuleId::ENUM_ADDED],
+        RuleId::SERVICE_ADDED => &[RuleId::SERVICE_REMOVED],
+        RuleId::SERVICE_REMOVED => &[RuleId::SERVICE_ADDED],
+        RuleId::RPC_ADDED => &[RuleId::RPC_REMOVED],
+        RuleId::RPC_REMOVED => &[RuleId::RPC_ADDED],
+        RuleId::ONEOF_ADDED => &[RuleId::ONEOF_REMOVED],
+        RuleId::ONEOF_REMOVED => &[RuleId::ONEOF_ADDED],
+        RuleId::EXTENSION_ADDED => &[RuleId::EXTENSION_REMOVED],
+        RuleId::EXTENSION_REMOVED => &[RuleId::EXTENSION_ADDED],
+        RuleId::EXTENSION_RANGE_ADDED => &[RuleId::EXTENSION_RANGE_REMOVED],
+        RuleId::EXTENSION_RANGE_REMOVED => &[RuleId::EXTENSION_RANGE_ADDED],
+        RuleId::FIELD_ADDED => &[RuleId::FIELD_REMOVED, RuleId::FIELD_REMOVED_RESERVED],
+        RuleId::FIELD_REMOVED | RuleId::FIELD_REMOVED_RESERVED => {
+            &[RuleId::FIELD_ADDED, RuleId::FIELD_REQUIRED_ADDED]
+        }
         // A field that became required, or a required field added (whose reverse is the
         // removal of a required field).
-        "FIELD_REQUIRED_ADDED" => &[
-            "FIELD_REQUIRED_REMOVED",
-            "FIELD_REMOVED",
-            "FIELD_REMOVED_RESERVED",
+        RuleId::FIELD_REQUIRED_ADDED => &[
+            RuleId::FIELD_REQUIRED_REMOVED,
+            RuleId::FIELD_REMOVED,
+            RuleId::FIELD_REMOVED_RESERVED,
         ],
-        "FIELD_REQUIRED_REMOVED" => &["FIELD_REQUIRED_ADDED"],
-        "ENUM_VALUE_ADDED" => &["ENUM_VALUE_REMOVED", "ENUM_VALUE_REMOVED_RESERVED"],
-        "ENUM_VALUE_REMOVED" | "ENUM_VALUE_REMOVED_RESERVED" => &["ENUM_VALUE_ADDED"],
+        RuleId::FIELD_REQUIRED_REMOVED => &[RuleId::FIELD_REQUIRED_ADDED],
+        RuleId::ENUM_VALUE_ADDED => &[
+            RuleId::ENUM_VALUE_REMOVED,
+            RuleId::ENUM_VALUE_REMOVED_RESERVED,
+        ],
+        RuleId::ENUM_VALUE_REMOVED | RuleId::ENUM_VALUE_REMOVED_RESERVED => {
+            &[RuleId::ENUM_VALUE_ADDED]
+        }
         _ => &[],
     }
 }
 
 /// Rules whose change has no counterpart in the reversed pair, and why.
-const NO_COUNTERPART: &[(&str, &str)] = &[
+const NO_COUNTERPART: &[(RuleId, &str)] = &[
     (
-        "FIELD_RESERVED_NUMBER_REUSED",
+        RuleId::FIELD_RESERVED_NUMBER_REUSED,
         "judges data from before the reservation (a third, earlier version); the reverse \
          (number reserved again) is FIELD_REMOVED_RESERVED, matched to FIELD_ADDED",
     ),
     (
-        "FIELD_RESERVED_NAME_REUSED",
+        RuleId::FIELD_RESERVED_NAME_REUSED,
         "judges JSON from before the reservation; the reverse is FIELD_REMOVED_RESERVED",
     ),
     (
-        "ENUM_RESERVED_REUSED",
+        RuleId::ENUM_RESERVED_REUSED,
         "judges data from before the reservation; the reverse is ENUM_VALUE_REMOVED_RESERVED",
     ),
     (
-        "RESERVED_RANGE_REMOVED",
+        RuleId::RESERVED_RANGE_REMOVED,
         "the reverse adds a reservation, which no reader notices and no rule reports",
     ),
     (
-        "RESERVED_NAME_REMOVED",
+        RuleId::RESERVED_NAME_REMOVED,
         "the reverse adds a reservation, which no reader notices and no rule reports",
     ),
 ];
 
 /// Cells where a change and its reverse legitimately differ: (rule, level, direction of that
 /// rule's own verdict, why). Each must be needed by some fixture.
-const ASYMMETRIC: &[(&str, &str, &str, &str)] = &[
+const ASYMMETRIC: &[(RuleId, &str, &str, &str)] = &[
     (
-        "FIELD_REMOVED",
+        RuleId::FIELD_REMOVED,
         "wire",
         "backward",
         "a removal frees the number for reuse by a later version, which would misread old data; \
          the reverse addition reads the same bytes, but frees nothing",
     ),
     (
-        "EXTENSION_REMOVED",
+        RuleId::EXTENSION_REMOVED,
         "wire",
         "backward",
         "as FIELD_REMOVED: the extension's number is free for a later extension (which cannot \
          be prevented: extension numbers cannot be reserved); adding one frees nothing",
     ),
     (
-        "EXTENSION_RANGE_REMOVED",
+        RuleId::EXTENSION_RANGE_REMOVED,
         "wire",
         "backward",
         "numbers leaving an extension range are free for fields that would misread old \
@@ -213,7 +220,7 @@ fn fixture_verdicts_are_symmetric() {
     let mut used_asymmetric = BTreeSet::new();
     let mut compared = 0;
     for r in RULES {
-        let dir = root().join(r.id);
+        let dir = root().join(r.id.as_str());
         let (a, b) = (compile(&dir.join("old")), compile(&dir.join("new")));
         let ab = check(&pair_whole(&a.content, &b.content), &a, &b);
         let ba = check(&pair_whole(&b.content, &a.content), &b, &a);
@@ -329,7 +336,7 @@ fn a_renamed_message_type_is_judged_field_by_field() {
     let changes = check(&pair_whole(&old.content, &new.content), &old, &new);
     let c = changes
         .iter()
-        .find(|c| c.rule == "FIELD_MESSAGE_TYPE_CHANGED" && c.element == "fx.Root.logs")
+        .find(|c| c.rule == RuleId::FIELD_MESSAGE_TYPE_CHANGED && c.element == "fx.Root.logs")
         .unwrap_or_else(|| panic!("{changes:#?}"));
     assert_eq!(c.verdict.wire.backward, protolapse::rules::Severity::Safe);
     assert_eq!(c.verdict.wire.forward, protolapse::rules::Severity::Safe);
@@ -345,7 +352,7 @@ fn a_renamed_message_type_is_judged_field_by_field() {
     let changes = check(&pair_whole(&old.content, &worse.content), &old, &worse);
     let c = changes
         .iter()
-        .find(|c| c.rule == "FIELD_MESSAGE_TYPE_CHANGED" && c.element == "fx.Root.logs")
+        .find(|c| c.rule == RuleId::FIELD_MESSAGE_TYPE_CHANGED && c.element == "fx.Root.logs")
         .unwrap_or_else(|| panic!("{changes:#?}"));
     assert_eq!(
         c.verdict.wire.backward,
@@ -366,7 +373,7 @@ fn an_alias_put_first_is_a_softer_rename() {
     let changes = check(&pair_whole(&old.content, &new.content), &old, &new);
     let c = changes
         .iter()
-        .find(|c| c.rule == "ENUM_VALUE_RENAMED")
+        .find(|c| c.rule == RuleId::ENUM_VALUE_RENAMED)
         .unwrap_or_else(|| panic!("{changes:#?}"));
     use protolapse::rules::{Severity, Source};
     assert_eq!(
@@ -387,7 +394,7 @@ fn an_alias_put_first_is_a_softer_rename() {
     let changes = check(&pair_whole(&old.content, &renamed.content), &old, &renamed);
     let c = changes
         .iter()
-        .find(|c| c.rule == "ENUM_VALUE_RENAMED")
+        .find(|c| c.rule == RuleId::ENUM_VALUE_RENAMED)
         .unwrap();
     assert_eq!(c.verdict.json.backward, Severity::Breaking);
     assert_eq!(c.verdict.source, Source::Breaking);
@@ -395,7 +402,7 @@ fn an_alias_put_first_is_a_softer_rename() {
 
 /// The verdict a rule page's `## Example values` states (`wire backward: hazard`, ...), as
 /// (wire, json).
-fn page_claims(rule: &str) -> (Directions, Directions) {
+fn page_claims(rule: RuleId) -> (Directions, Directions) {
     use protolapse::rules::Severity::{self, *};
     let page = protolapse::rules::page(rule).unwrap();
     let section = page
@@ -424,37 +431,37 @@ fn editions_features_get_the_verdicts_their_rule_pages_state() {
     // (rule, old, new, the page's example runs new -> old)
     let cases = [
         (
-            "FIELD_PRESENCE_CHANGED",
+            RuleId::FIELD_PRESENCE_CHANGED,
             "message M {\n  double reading = 1;\n}\n",
             "message M {\n  double reading = 1 [features.field_presence = IMPLICIT];\n}\n",
             true,
         ),
         (
-            "ENUM_CLOSED_CHANGED",
+            RuleId::ENUM_CLOSED_CHANGED,
             "enum Level {\n  LEVEL_UNKNOWN = 0;\n  LEVEL_HIGH = 1;\n}\n",
             "enum Level {\n  option features.enum_type = CLOSED;\n  LEVEL_UNKNOWN = 0;\n  LEVEL_HIGH = 1;\n}\n",
             true,
         ),
         (
-            "FIELD_PACKED_CHANGED",
+            RuleId::FIELD_PACKED_CHANGED,
             "message M {\n  repeated int32 samples = 1;\n}\n",
             "message M {\n  repeated int32 samples = 1 [features.repeated_field_encoding = EXPANDED];\n}\n",
             true,
         ),
         (
-            "FIELD_TYPE_CHANGED",
+            RuleId::FIELD_TYPE_CHANGED,
             "message Inner {\n  int32 x = 1;\n}\nmessage M {\n  Inner inner = 1;\n}\n",
             "message Inner {\n  int32 x = 1;\n}\nmessage M {\n  Inner inner = 1 [features.message_encoding = DELIMITED];\n}\n",
             false,
         ),
         (
-            "FIELD_REQUIRED_ADDED",
+            RuleId::FIELD_REQUIRED_ADDED,
             "message M {\n  int32 kept = 1;\n}\n",
             "message M {\n  int32 kept = 1;\n  int64 added = 2 [features.field_presence = LEGACY_REQUIRED];\n}\n",
             false,
         ),
         (
-            "FIELD_REQUIRED_REMOVED",
+            RuleId::FIELD_REQUIRED_REMOVED,
             "message M {\n  string device = 1 [features.field_presence = LEGACY_REQUIRED];\n}\n",
             "message M {\n  string device = 1;\n}\n",
             false,
@@ -498,8 +505,8 @@ fn a_migration_that_keeps_behaviour_reports_only_the_syntax() {
         let (old, new) = (compile_one(old), compile_one(new));
         for (a, b) in [(&old, &new), (&new, &old)] {
             let changes = check(&pair_whole(&a.content, &b.content), a, b);
-            let rules: Vec<&str> = changes.iter().map(|c| c.rule).collect();
-            assert_eq!(rules, ["SYNTAX_CHANGED"], "{changes:#?}");
+            let rules: Vec<RuleId> = changes.iter().map(|c| c.rule).collect();
+            assert_eq!(rules, [RuleId::SYNTAX_CHANGED], "{changes:#?}");
             assert_eq!(changes[0].verdict, Verdict::SAFE);
             assert_eq!(changes[0].bump, Bump::Patch);
         }
@@ -518,25 +525,28 @@ fn a_syntax_change_reports_its_consequences_on_each_element() {
         "syntax = \"proto3\";\npackage fx;\n\nmessage M {\n  string name = 1;\n  repeated int32 samples = 2;\n  Level level = 3;\n}\n\nenum Level {\n  LEVEL_UNKNOWN = 0;\n}\n",
     );
     let changes = check(&pair_whole(&old.content, &new.content), &old, &new);
-    let rule = |rule: &str, element: &str| {
+    let rule = |rule: RuleId, element: &str| {
         changes
             .iter()
             .find(|c| c.rule == rule && c.element == element)
             .unwrap_or_else(|| panic!("no {rule} on {element} in {changes:#?}"))
     };
-    assert_eq!(rule("SYNTAX_CHANGED", "m.proto").verdict, Verdict::SAFE);
-    let utf8 = rule("FIELD_UTF8_VALIDATION_CHANGED", "fx.M.name");
+    assert_eq!(
+        rule(RuleId::SYNTAX_CHANGED, "m.proto").verdict,
+        Verdict::SAFE
+    );
+    let utf8 = rule(RuleId::FIELD_UTF8_VALIDATION_CHANGED, "fx.M.name");
     assert_eq!(
         utf8.verdict.wire.backward,
         Severity::Hazard,
         "proto3 verifies"
     );
-    rule("FIELD_PRESENCE_CHANGED", "fx.M.name");
-    rule("FIELD_PACKED_CHANGED", "fx.M.samples");
-    rule("ENUM_CLOSED_CHANGED", "fx.Level");
-    rule("ENUM_JSON_FORMAT_CHANGED", "fx.Level");
+    rule(RuleId::FIELD_PRESENCE_CHANGED, "fx.M.name");
+    rule(RuleId::FIELD_PACKED_CHANGED, "fx.M.samples");
+    rule(RuleId::ENUM_CLOSED_CHANGED, "fx.Level");
+    rule(RuleId::ENUM_JSON_FORMAT_CHANGED, "fx.Level");
     // proto2 allows JSON name clashes, proto3 does not; M has none, so JSON reads as before.
-    let json = rule("MESSAGE_JSON_FORMAT_CHANGED", "fx.M");
+    let json = rule(RuleId::MESSAGE_JSON_FORMAT_CHANGED, "fx.M");
     assert_eq!(
         json.verdict,
         Verdict::SAFE,

@@ -359,10 +359,10 @@ fn the_detail_pane_switches_between_a_nodes_changes() {
         c.changes[i].rule
     };
     let first = shown(&app);
-    assert!(text(&app).contains(first));
+    assert!(text(&app).contains(first.as_str()));
     cmd(&mut app, Command::NextRule);
     assert_ne!(shown(&app), first);
-    assert!(text(&app).contains(shown(&app)));
+    assert!(text(&app).contains(shown(&app).as_str()));
     cmd(&mut app, Command::PageDown);
     assert!(app.detail.scroll > 0, "the rule page scrolls");
 }

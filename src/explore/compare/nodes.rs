@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::rules::{Change, Severity};
+use crate::rules::{Change, RuleId, Severity};
 use crate::schema::graph::type_text;
 use crate::schema::model::{Content, EnumValue, Field, Method};
 
@@ -166,7 +166,10 @@ impl Index {
                         .entry((parent.to_string(), Member::Number(n)))
                         .or_default()
                         .push(i);
-                    if ch.rule.ends_with("_NUMBER_CHANGED") {
+                    if matches!(
+                        ch.rule,
+                        RuleId::FIELD_NUMBER_CHANGED | RuleId::ENUM_VALUE_NUMBER_CHANGED
+                    ) {
                         ix.members
                             .entry((parent.to_string(), Member::Name(last.to_string())))
                             .or_default()

@@ -38,8 +38,16 @@ pub enum HazardKind {
 }
 
 impl HazardKind {
+    /// The hazards an ignore (a `rule` key or a directive) may name besides the rule ids.
+    pub const IGNORABLE: [HazardKind; 4] = [
+        HazardKind::NumberReused,
+        HazardKind::NameReused,
+        HazardKind::ReservationDropped,
+        HazardKind::TypeReverted,
+    ];
+
     /// The id a `protolapse.toml` ignore or an inline directive names it by.
-    pub fn id(self) -> &'static str {
+    pub const fn id(self) -> &'static str {
         match self {
             HazardKind::NumberReused => "HAZARD_NUMBER_REUSED",
             HazardKind::NameReused => "HAZARD_NAME_REUSED",

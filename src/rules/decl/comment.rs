@@ -4,8 +4,8 @@ use crate::diff::Pairing;
 use crate::schema::Schema;
 use crate::schema::model::{Doc, Extension};
 
-use super::super::Finding;
 use super::super::verdict::Verdict;
+use super::super::{Finding, RuleId};
 use super::f;
 
 /// Comment-only changes on paired declarations (and their fields, values, methods), and on
@@ -92,7 +92,7 @@ pub(super) fn comment_changed<'a>(
         };
         if da.comment != db.comment {
             out.push(f(
-                "COMMENT_CHANGED",
+                RuleId::COMMENT_CHANGED,
                 &b,
                 None,
                 Some(da.comment.clone()),

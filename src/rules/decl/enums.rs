@@ -7,10 +7,10 @@ use std::collections::BTreeSet;
 use crate::diff::Pair;
 use crate::schema::model::{Enum, EnumValue};
 
-use super::super::Finding;
 use super::super::options::{self, Kind};
 use super::super::verdict::Severity::*;
 use super::super::verdict::{Directions, Source, Verdict};
+use super::super::{Finding, RuleId};
 use super::{BOTH_BREAK, Ctx, f, option_findings, option_findings_with, source_only};
 
 fn both<'a>(p: Pair<'a, Enum>) -> Option<(&'a Enum, &'a Enum)> {
@@ -73,7 +73,7 @@ pub(super) fn enum_added(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
         return vec![];
     };
     vec![f(
-        "ENUM_ADDED",
+        RuleId::ENUM_ADDED,
         &n.full_name,
         None,
         None,
@@ -89,7 +89,7 @@ pub(super) fn enum_removed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
         return vec![];
     };
     vec![f(
-        "ENUM_REMOVED",
+        RuleId::ENUM_REMOVED,
         &o.full_name,
         None,
         Some(format!("enum {}", o.name)),
@@ -106,7 +106,7 @@ pub(super) fn enum_moved(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
         return vec![];
     }
     vec![f(
-        "ENUM_MOVED",
+        RuleId::ENUM_MOVED,
         &n.full_name,
         None,
         Some(o.file.clone()),
@@ -131,7 +131,7 @@ pub(super) fn enum_closed_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding
         source: Source::Breaking,
     };
     vec![f(
-        "ENUM_CLOSED_CHANGED",
+        RuleId::ENUM_CLOSED_CHANGED,
         &n.full_name,
         None,
         Some(closed_text(o)),
@@ -148,7 +148,7 @@ pub(super) fn enum_value_number_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<F
         .into_iter()
         .map(|(ov, nv)| {
             f(
-                "ENUM_VALUE_NUMBER_CHANGED",
+                RuleId::ENUM_VALUE_NUMBER_CHANGED,
                 &format!("{}.{}", n.full_name, nv.name),
                 Some(i64::from(nv.number)),
                 Some(format!("{} = {}", ov.name, ov.number)),
@@ -185,7 +185,7 @@ fn removed(p: Pair<'_, Enum>, want_reserved: bool) -> Vec<Finding> {
                     json: Directions { backward: Hazard, forward: Safe },
                     source: Source::Breaking,
                 };
-                let rule = if res { "ENUM_VALUE_REMOVED_RESERVED" } else { "ENUM_VALUE_REMOVED" };
+                let rule = if res { RuleId::ENUM_VALUE_REMOVED_RESERVED } else { RuleId::ENUM_VALUE_REMOVED };
                 f(rule, &format!("{}.{}", o.full_name, ov.name), Some(i64::from(num)), Some(format!("{} = {num}", ov.name)), None,
                     verdict, false,
                     format!("{} removed{}: old data with it reads as an unknown number; old JSON with its name is rejected unless the reader ignores unknown values",
@@ -224,7 +224,7 @@ pub(super) fn enum_value_added(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
         .into_iter()
         .map(|(num, nv)| {
             f(
-                "ENUM_VALUE_ADDED",
+                RuleId::ENUM_VALUE_ADDED,
                 &format!("{}.{}", n.full_name, nv.name),
                 Some(i64::from(num)),
                 None,
@@ -252,7 +252,7 @@ pub(super) fn enum_reserved_reused(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Findin
     added(o, n)
         .into_iter()
         .filter(|(num, nv)| reserved(o, *num) || o.reserved_names.contains(&nv.name))
-        .map(|(num, nv)| f("ENUM_RESERVED_REUSED", &format!("{}.{}", n.full_name, nv.name), Some(i64::from(num)), None, Some(format!("{} = {num}", nv.name)),
+        .map(|(num, nv)| f(RuleId::ENUM_RESERVED_REUSED, &format!("{}.{}", n.full_name, nv.name), Some(i64::from(num)), None, Some(format!("{} = {num}", nv.name)),
             Verdict { wire: Directions { backward: Breaking, forward: Hazard }, json: Directions { backward: Breaking, forward: Hazard }, source: Source::Safe }, false,
             format!("{} uses a reserved number or name: data from before the reservation means something else", nv.name)))
         .collect()
@@ -279,7 +279,7 @@ pub(super) fn enum_value_renamed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding>
                 };
                 let kept = has(n, &ov.name);
                 f(
-                    "ENUM_VALUE_RENAMED",
+                    RuleId::ENUM_VALUE_RENAMED,
                     &format!("{}.{}", n.full_name, nv.name),
                     Some(i64::from(num)),
                     Some(format!("{} = {num}", ov.name)),
@@ -310,7 +310,7 @@ pub(super) fn enum_value_renamed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding>
 pub(super) fn enum_option_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
     let Some((o, n)) = both(p) else { return vec![] };
     option_findings(
-        "ENUM_OPTION_CHANGED",
+        RuleId::ENUM_OPTION_CHANGED,
         Kind::Enum,
         &n.full_name,
         &o.options,
@@ -347,7 +347,7 @@ pub(super) fn enum_value_option_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<F
             v.map(|v| format!("{} = {num} [{} = {v}]", nv.name, c.name))
         };
         option_findings_with(
-            "ENUM_VALUE_OPTION_CHANGED",
+            RuleId::ENUM_VALUE_OPTION_CHANGED,
             Kind::EnumValue,
             &format!("{}.{}", n.full_name, nv.name),
             Some(i64::from(num)),

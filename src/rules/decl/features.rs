@@ -7,9 +7,9 @@
 use crate::diff::Pair;
 use crate::schema::model::{Enum, Message};
 
-use super::super::Finding;
 use super::super::verdict::Severity::{self, *};
 use super::super::verdict::{Directions, Verdict};
+use super::super::{Finding, RuleId};
 use super::{Ctx, f, source_only};
 
 fn json_format(legacy: bool) -> &'static str {
@@ -23,7 +23,7 @@ fn json_format(legacy: bool) -> &'static str {
 /// `json_format` of a message or an enum went from `old` to `new` (true: LEGACY_BEST_EFFORT),
 /// judged `json`. The change itself alters no byte and no JSON text.
 fn json_format_finding(
-    rule: &'static str,
+    rule: RuleId,
     kind: &str,
     (full_name, name): (&str, &str),
     (old, new): (bool, bool),
@@ -100,7 +100,7 @@ pub(super) fn message_json_format_changed(_: &Ctx<'_>, p: Pair<'_, Message>) -> 
         (None, false) => "ALLOW: protoc now checks that each JSON key maps to one field; none was shared, so JSON reads as before".to_string(),
     };
     json_format_finding(
-        "MESSAGE_JSON_FORMAT_CHANGED",
+        RuleId::MESSAGE_JSON_FORMAT_CHANGED,
         "message",
         (&n.full_name, &n.name),
         (o.json_legacy, n.json_legacy),
@@ -116,7 +116,7 @@ pub(super) fn enum_json_format_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Fi
         return vec![];
     };
     json_format_finding(
-        "ENUM_JSON_FORMAT_CHANGED",
+        RuleId::ENUM_JSON_FORMAT_CHANGED,
         "enum",
         (&n.full_name, &n.name),
         (o.json_legacy, n.json_legacy),
@@ -156,7 +156,7 @@ fn visibility_finding(
         )
     };
     vec![f(
-        "SYMBOL_VISIBILITY_CHANGED",
+        RuleId::SYMBOL_VISIBILITY_CHANGED,
         full_name,
         None,
         Some(text(old)),

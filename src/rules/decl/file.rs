@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 use crate::diff::Pair;
 use crate::schema::model::File;
 
-use super::super::Finding;
 use super::super::verdict::Verdict;
+use super::super::{Finding, RuleId};
 use super::{Ctx, f, source_only};
 
 /// File options that change generated code.
@@ -30,7 +30,7 @@ pub(super) fn file_added(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
         return vec![];
     };
     vec![f(
-        "FILE_ADDED",
+        RuleId::FILE_ADDED,
         &n.name,
         None,
         None,
@@ -46,7 +46,7 @@ pub(super) fn file_removed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
         return vec![];
     };
     vec![f(
-        "FILE_REMOVED",
+        RuleId::FILE_REMOVED,
         &o.name,
         None,
         Some(o.name.clone()),
@@ -65,7 +65,7 @@ pub(super) fn package_changed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
         return vec![];
     }
     vec![f(
-        "PACKAGE_CHANGED",
+        RuleId::PACKAGE_CHANGED,
         &n.name,
         None,
         Some(format!("package {}", o.package)),
@@ -108,7 +108,7 @@ pub(super) fn syntax_changed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding> {
         )
     };
     vec![f(
-        "SYNTAX_CHANGED",
+        RuleId::SYNTAX_CHANGED,
         &n.name,
         None,
         Some(o.syntax.clone()),
@@ -134,7 +134,7 @@ pub(super) fn file_option_changed(_: &Ctx<'_>, p: Pair<'_, File>) -> Vec<Finding
                 Verdict::SAFE
             };
             f(
-                "FILE_OPTION_CHANGED",
+                RuleId::FILE_OPTION_CHANGED,
                 &n.name,
                 None,
                 o.options.get(k).map(|v| format!("option {k} = {v}")),

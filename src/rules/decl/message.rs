@@ -5,9 +5,9 @@
 use crate::diff::{Pair, same_shape};
 use crate::schema::model::{Message, Oneof};
 
-use super::super::Finding;
 use super::super::verdict::Severity::*;
 use super::super::verdict::{Directions, Source, Verdict};
+use super::super::{Finding, RuleId};
 use super::{BOTH_BREAK, Ctx, f, source_only};
 
 fn both<'a>(p: Pair<'a, Message>) -> Option<(&'a Message, &'a Message)> {
@@ -19,7 +19,7 @@ pub(super) fn message_added(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Finding> {
         return vec![];
     };
     vec![f(
-        "MESSAGE_ADDED",
+        RuleId::MESSAGE_ADDED,
         &n.full_name,
         None,
         None,
@@ -35,7 +35,7 @@ pub(super) fn message_removed(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Finding>
         return vec![];
     };
     vec![f(
-        "MESSAGE_REMOVED",
+        RuleId::MESSAGE_REMOVED,
         &o.full_name,
         None,
         Some(format!("message {}", o.name)),
@@ -52,7 +52,7 @@ pub(super) fn message_renamed(ctx: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Findin
         return vec![];
     }
     vec![f(
-        "MESSAGE_RENAMED",
+        RuleId::MESSAGE_RENAMED,
         &n.full_name,
         None,
         Some(o.full_name.clone()),
@@ -72,7 +72,7 @@ pub(super) fn message_moved(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Finding> {
         return vec![];
     }
     vec![f(
-        "MESSAGE_MOVED",
+        RuleId::MESSAGE_MOVED,
         &n.full_name,
         None,
         Some(o.file.clone()),
@@ -102,7 +102,7 @@ pub(super) fn message_option_changed(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<F
         Verdict::SAFE
     };
     vec![f(
-        "MESSAGE_OPTION_CHANGED",
+        RuleId::MESSAGE_OPTION_CHANGED,
         &n.full_name,
         None,
         Some(format!("{:?}", o.options)),
@@ -148,7 +148,7 @@ pub(super) fn oneof_renamed(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Finding> {
         .into_iter()
         .map(|(x, y)| {
             f(
-                "ONEOF_RENAMED",
+                RuleId::ONEOF_RENAMED,
                 &format!("{}.{}", n.full_name, y.name),
                 None,
                 Some(format!("oneof {}", x.name)),
@@ -175,7 +175,7 @@ pub(super) fn oneof_removed(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Finding> {
         })
         .map(|x| {
             f(
-                "ONEOF_REMOVED",
+                RuleId::ONEOF_REMOVED,
                 &format!("{}.{}", o.full_name, x.name),
                 None,
                 Some(format!("oneof {}", x.name)),
@@ -199,7 +199,7 @@ pub(super) fn oneof_added(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Finding> {
         })
         .map(|y| {
             f(
-                "ONEOF_ADDED",
+                RuleId::ONEOF_ADDED,
                 &format!("{}.{}", n.full_name, y.name),
                 None,
                 None,
@@ -239,7 +239,7 @@ pub(super) fn reserved_range_removed(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<F
                 format!("reserved {a} to {b}")
             };
             f(
-                "RESERVED_RANGE_REMOVED",
+                RuleId::RESERVED_RANGE_REMOVED,
                 &o.full_name,
                 Some(i64::from(*a)),
                 Some(text),
@@ -267,7 +267,7 @@ pub(super) fn reserved_name_removed(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Fi
         })
         .map(|name| {
             f(
-                "RESERVED_NAME_REMOVED",
+                RuleId::RESERVED_NAME_REMOVED,
                 &o.full_name,
                 None,
                 Some(format!("reserved \"{name}\"")),
@@ -334,7 +334,7 @@ pub(super) fn extension_range_removed(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<
         .map(|range| {
             let reserved = minus(&[range], &n.reserved_ranges).is_empty();
             f(
-                "EXTENSION_RANGE_REMOVED",
+                RuleId::EXTENSION_RANGE_REMOVED,
                 &o.full_name,
                 Some(i64::from(range.0)),
                 Some(extensions_text(range)),
@@ -375,7 +375,7 @@ pub(super) fn extension_range_added(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Fi
         .into_iter()
         .map(|range| {
             f(
-                "EXTENSION_RANGE_ADDED",
+                RuleId::EXTENSION_RANGE_ADDED,
                 &n.full_name,
                 Some(i64::from(range.0)),
                 None,

@@ -14,9 +14,9 @@ use crate::diff::{Pair, Pairing};
 use crate::schema::Schema;
 use crate::schema::model::{Content, Enum, File, Message, Service};
 
-use super::Finding;
 use super::verdict::Severity::*;
 use super::verdict::{Directions, Source, Verdict};
+use super::{Finding, RuleId};
 
 /// The two schemas a rule may look into (for structural comparison).
 pub(super) struct Ctx<'a> {
@@ -88,7 +88,7 @@ const BOTH_BREAK: Directions = Directions {
 
 #[allow(clippy::too_many_arguments)] // a plain constructor: one argument per field
 fn f(
-    rule: &'static str,
+    rule: RuleId,
     element: &str,
     number: Option<i64>,
     old: Option<String>,
@@ -111,7 +111,7 @@ fn f(
 
 /// [`option_findings_with`], each side written as `option = value`.
 fn option_findings(
-    rule: &'static str,
+    rule: RuleId,
     kind: super::options::Kind,
     element: &str,
     old: &crate::schema::model::Options,
@@ -127,7 +127,7 @@ fn option_findings(
 /// one declaration), judged for its `kind`; `text` writes a side's declaration.
 #[allow(clippy::too_many_arguments)] // the finding's fields, as `f` takes them
 fn option_findings_with(
-    rule: &'static str,
+    rule: RuleId,
     kind: super::options::Kind,
     element: &str,
     number: Option<i64>,

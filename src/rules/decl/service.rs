@@ -6,9 +6,9 @@ use std::collections::BTreeSet;
 use crate::diff::Pair;
 use crate::schema::model::{Method, Service};
 
-use super::super::Finding;
 use super::super::options::{self, Kind};
 use super::super::verdict::Severity::*;
+use super::super::{Finding, RuleId};
 
 use super::super::verdict::{Directions, Source, Verdict};
 use super::{BOTH_BREAK, Ctx, f, option_findings, option_findings_with};
@@ -64,7 +64,7 @@ pub(super) fn service_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
         return vec![];
     };
     vec![f(
-        "SERVICE_ADDED",
+        RuleId::SERVICE_ADDED,
         &n.full_name,
         None,
         None,
@@ -87,7 +87,7 @@ pub(super) fn service_removed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding>
         return vec![];
     };
     vec![f(
-        "SERVICE_REMOVED",
+        RuleId::SERVICE_REMOVED,
         &o.full_name,
         None,
         Some(format!("service {}", o.name)),
@@ -107,7 +107,7 @@ pub(super) fn rpc_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
         .into_iter()
         .filter_map(|(elem, a, b)| match (a, b) {
             (None, Some(m)) => Some(f(
-                "RPC_ADDED",
+                RuleId::RPC_ADDED,
                 &elem,
                 None,
                 None,
@@ -130,7 +130,7 @@ pub(super) fn rpc_removed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
         .into_iter()
         .filter_map(|(elem, a, b)| match (a, b) {
             (Some(m), None) => Some(f(
-                "RPC_REMOVED",
+                RuleId::RPC_REMOVED,
                 &elem,
                 None,
                 Some(sig(m)),
@@ -155,7 +155,7 @@ pub(super) fn rpc_removed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
 fn type_changed(
     ctx: &Ctx<'_>,
     p: Pair<'_, Service>,
-    rule: &'static str,
+    rule: RuleId,
     pick: fn(&Method) -> &String,
 ) -> Vec<Finding> {
     methods(p)
@@ -185,11 +185,11 @@ fn type_changed(
 }
 
 pub(super) fn rpc_input_changed(ctx: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
-    type_changed(ctx, p, "RPC_INPUT_CHANGED", |m| &m.input)
+    type_changed(ctx, p, RuleId::RPC_INPUT_CHANGED, |m| &m.input)
 }
 
 pub(super) fn rpc_output_changed(ctx: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
-    type_changed(ctx, p, "RPC_OUTPUT_CHANGED", |m| &m.output)
+    type_changed(ctx, p, RuleId::RPC_OUTPUT_CHANGED, |m| &m.output)
 }
 
 pub(super) fn rpc_streaming_changed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
@@ -200,7 +200,7 @@ pub(super) fn rpc_streaming_changed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Fi
             (a.client_streaming != b.client_streaming || a.server_streaming != b.server_streaming)
                 .then(|| {
                     f(
-                        "RPC_STREAMING_CHANGED",
+                        RuleId::RPC_STREAMING_CHANGED,
                         &elem,
                         None,
                         Some(sig(a)),
@@ -223,7 +223,7 @@ pub(super) fn service_option_changed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<F
         return vec![];
     };
     option_findings(
-        "SERVICE_OPTION_CHANGED",
+        RuleId::SERVICE_OPTION_CHANGED,
         Kind::Service,
         &n.full_name,
         &o.options,
@@ -256,7 +256,7 @@ pub(super) fn rpc_option_changed(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Findi
         );
         let text = |c: &options::OptionChange<'_>, v: Option<&str>| c.text(v);
         option_findings_with(
-            "RPC_OPTION_CHANGED",
+            RuleId::RPC_OPTION_CHANGED,
             Kind::Method,
             &elem,
             None,

@@ -13,9 +13,9 @@ use crate::diff::Pairing;
 use crate::schema::graph::type_text;
 use crate::schema::model::{Cardinality, Content, Extension, Field, Message, Presence};
 
-use super::Finding;
 use super::verdict::Severity::*;
 use super::verdict::{Directions, Source, Verdict};
+use super::{Finding, RuleId};
 use changed::*;
 pub(super) use structural::structural;
 
@@ -59,7 +59,7 @@ impl<'a> F<'a> {
 
     fn decl(&self) -> String {
         match self.ext {
-            Some(e) => super::extension::decl(e),
+            Some(e) => extension_decl(e),
             None => decl(self.f),
         }
     }
@@ -69,10 +69,21 @@ fn decl(f: &Field) -> String {
     format!("{} {} = {}", type_text(f), f.name, f.number)
 }
 
+/// `extend pkg.M { int32 pkg.name = 100 }`: the declaration, with the full name.
+pub(super) fn extension_decl(e: &Extension) -> String {
+    format!(
+        "extend {} {{ {} {} = {} }}",
+        e.extendee,
+        type_text(&e.field),
+        e.full_name,
+        e.field.number
+    )
+}
+
 /// FIELD_NUMBER_CHANGED: a field (or extension) that kept its name under a new number.
 pub(super) fn number_changed(o: &F<'_>, n: &F<'_>) -> Finding {
     Finding {
-        rule: "FIELD_NUMBER_CHANGED",
+        rule: RuleId::FIELD_NUMBER_CHANGED,
         element: n.element(),
         number: Some(i64::from(n.f.number)),
         old: Some(o.decl()),
@@ -150,13 +161,13 @@ fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
     let forward = if required { Breaking } else { Safe };
     let (rule, wire_back, message) = if reserved_number {
         (
-            "FIELD_REMOVED_RESERVED",
+            RuleId::FIELD_REMOVED_RESERVED,
             Safe,
             format!("`{}` removed; number {} reserved", of.name, of.number),
         )
     } else {
         (
-            "FIELD_REMOVED",
+            RuleId::FIELD_REMOVED,
             Hazard,
             format!(
                 "`{}` removed without reserving {}: a later field may reuse the number and misread old data",
@@ -214,7 +225,7 @@ fn added(om: &Message, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
     };
     if nf.presence == Presence::Required {
         push(
-            "FIELD_REQUIRED_ADDED",
+            RuleId::FIELD_REQUIRED_ADDED,
             v(
                 Directions {
                     backward: Breaking,
@@ -234,7 +245,7 @@ fn added(om: &Message, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
         );
     } else {
         push(
-            "FIELD_ADDED",
+            RuleId::FIELD_ADDED,
             v(Directions::SAFE, read_by_old_json, Source::Safe),
             true,
             format!(
@@ -249,7 +260,7 @@ fn added(om: &Message, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
     };
     if reserved(om, nf.number) {
         push(
-            "FIELD_RESERVED_NUMBER_REUSED",
+            RuleId::FIELD_RESERVED_NUMBER_REUSED,
             v(reused, Directions::SAFE, Source::Safe),
             false,
             format!(
@@ -260,7 +271,7 @@ fn added(om: &Message, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
     }
     if om.reserved_names.contains(&nf.name) {
         push(
-            "FIELD_RESERVED_NAME_REUSED",
+            RuleId::FIELD_RESERVED_NAME_REUSED,
             v(Directions::SAFE, reused, Source::Safe),
             false,
             format!(
@@ -280,25 +291,28 @@ fn is_repeated(f: &Field) -> bool {
 type Check = fn(&F<'_>, &F<'_>) -> Vec<(Verdict, String)>;
 
 /// The rules on a field present on both sides, in report order.
-const CHANGED: &[(&str, Check)] = &[
-    ("FIELD_RENAMED", field_renamed),
-    ("FIELD_JSON_NAME_CHANGED", field_json_name_changed),
-    ("FIELD_MAP_CHANGED", field_map_changed),
-    ("FIELD_TYPE_CHANGED", field_type_changed),
-    ("FIELD_MESSAGE_TYPE_CHANGED", field_message_type_changed),
-    ("FIELD_CARDINALITY_CHANGED", field_cardinality_changed),
-    ("FIELD_REQUIRED_ADDED", field_required_added),
-    ("FIELD_REQUIRED_REMOVED", field_required_removed),
-    ("FIELD_PRESENCE_CHANGED", field_presence_changed),
-    ("FIELD_ONEOF_CHANGED", field_oneof_changed),
-    ("FIELD_DEFAULT_CHANGED", field_default_changed),
-    ("FIELD_PACKED_CHANGED", field_packed_changed),
+const CHANGED: &[(RuleId, Check)] = &[
+    (RuleId::FIELD_RENAMED, field_renamed),
+    (RuleId::FIELD_JSON_NAME_CHANGED, field_json_name_changed),
+    (RuleId::FIELD_MAP_CHANGED, field_map_changed),
+    (RuleId::FIELD_TYPE_CHANGED, field_type_changed),
     (
-        "FIELD_UTF8_VALIDATION_CHANGED",
+        RuleId::FIELD_MESSAGE_TYPE_CHANGED,
+        field_message_type_changed,
+    ),
+    (RuleId::FIELD_CARDINALITY_CHANGED, field_cardinality_changed),
+    (RuleId::FIELD_REQUIRED_ADDED, field_required_added),
+    (RuleId::FIELD_REQUIRED_REMOVED, field_required_removed),
+    (RuleId::FIELD_PRESENCE_CHANGED, field_presence_changed),
+    (RuleId::FIELD_ONEOF_CHANGED, field_oneof_changed),
+    (RuleId::FIELD_DEFAULT_CHANGED, field_default_changed),
+    (RuleId::FIELD_PACKED_CHANGED, field_packed_changed),
+    (
+        RuleId::FIELD_UTF8_VALIDATION_CHANGED,
         field_utf8_validation_changed,
     ),
-    ("FIELD_DEPRECATED", field_deprecated),
-    ("FIELD_OPTION_CHANGED", field_option_changed),
+    (RuleId::FIELD_DEPRECATED, field_deprecated),
+    (RuleId::FIELD_OPTION_CHANGED, field_option_changed),
 ];
 
 /// Runs every rule of `CHANGED` on a field (or extension) present on both sides.
@@ -308,7 +322,7 @@ pub(super) fn changed(o: &F<'_>, n: &F<'_>, out: &mut Vec<Finding>) {
     if o.f == n.f && o.name() == n.name() {
         return;
     }
-    for (rule, check) in CHANGED {
+    for &(rule, check) in CHANGED {
         for (verdict, message) in check(o, n) {
             out.push(Finding {
                 rule,

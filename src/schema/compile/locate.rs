@@ -3,7 +3,7 @@
 
 use miette::Diagnostic as _;
 
-use super::super::docs::FileDocs;
+use super::super::model::FileDocs;
 use super::Diagnostic;
 
 /// A protox error as a diagnostic: file, line and column from its first label.

@@ -28,9 +28,9 @@ use std::time::{Duration, Instant};
 use protox::file::File;
 use serde::Serialize;
 
-use super::docs::{self, FileDocs};
+use super::docs;
 use super::fingerprint::Memo;
-use super::model::{Origin, Schema};
+use super::model::{FileDocs, Origin, Schema};
 use super::normalize::normalize;
 use super::thirdparty;
 use crate::proto_text::edition_line;

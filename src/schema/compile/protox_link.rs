@@ -8,7 +8,7 @@ use std::time::Instant;
 use prost_reflect::DescriptorPool;
 use protox::file::{File, FileResolver, GoogleFileResolver};
 
-use super::super::docs::FileDocs;
+use super::super::model::FileDocs;
 use super::locate::{diagnostic, locate, root_hint};
 use super::{Cache, Diagnostic, Origin, Parsed, SourceRef};
 

@@ -12,8 +12,9 @@ use prost_reflect::DescriptorPool;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
-use super::super::docs::{self, FileDocs};
+use super::super::docs;
 use super::super::features;
+use super::super::model::FileDocs;
 use super::super::protoc;
 use super::super::wire::{self, EDITION, FILE, SOURCE_CODE_INFO, SYNTAX};
 use super::Diagnostic;

@@ -7,7 +7,6 @@ use std::sync::Arc;
 mod field;
 
 use super::compile::Diagnostic;
-use super::docs::FileDocs;
 use super::features::{self, Features};
 use super::fingerprint::{self, Memo};
 use super::model::*;
