@@ -146,10 +146,14 @@ fn no_layer_reaches_up() {
         };
         let Some(mine) = rank(module) else { continue };
         for (other, theirs) in ranks {
-            if *theirs > mine && text.contains(&format!("crate::{other}::"))
-                || *theirs > mine && text.contains(&format!("crate::{other};"))
-                || *theirs > mine && text.contains(&format!("crate::{other}::{{"))
-            {
+            let used = [
+                format!("crate::{other}::"),
+                format!("crate::{other};"),
+                format!("crate::{{{other}"),
+            ]
+            .iter()
+            .any(|p| text.contains(p.as_str()));
+            if *theirs > mine && used {
                 bad.push(format!("{path} ({module}) uses {other}, a layer above it"));
             }
         }
