@@ -1,5 +1,5 @@
 //! What can happen to the app: a user command, a mouse event, a resize, or a result from a
-//! background worker. [`super::App::update`] takes one at a time.
+//! background worker. [`crate::ui::App::update`] takes one at a time.
 
 use std::sync::Arc;
 

@@ -1,8 +1,8 @@
 //! What each command and mouse event does, per pane and overlay.
 
-use super::action::{Command, Found, Mouse, View};
-use super::app::{App, DetailNav, FindMode, ListNav, Overlay, Pane};
-use super::layout;
+use crate::ui::app::action::{Command, Found, Mouse, View};
+use crate::ui::app::state::{App, DetailNav, FindMode, ListNav, Overlay, Pane};
+use crate::ui::widgets::layout;
 
 impl App {
     pub(super) fn command(&mut self, cmd: Command) {
@@ -11,7 +11,7 @@ impl App {
             return;
         }
         if matches!(self.overlay, Overlay::Help { .. }) {
-            let max = super::help::max_scroll(self);
+            let max = crate::ui::panes::help::max_scroll(self);
             if let Overlay::Help { scroll } = &mut self.overlay {
                 match cmd {
                     Command::Up => *scroll = scroll.saturating_sub(1),
@@ -333,7 +333,7 @@ impl App {
     /// Shows `name` (a type, field, value or rpc) in the graph view, as a jump would.
     pub fn show(&mut self, name: &str) {
         self.jump_in_tree(name);
-        self.update(super::action::Action::Resize(
+        self.update(crate::ui::app::action::Action::Resize(
             self.size.width,
             self.size.height,
         ));
@@ -411,7 +411,7 @@ impl App {
             }
             return;
         }
-        let help_max = super::help::max_scroll(self);
+        let help_max = crate::ui::panes::help::max_scroll(self);
         if let Overlay::Help { scroll } = &mut self.overlay {
             match kind {
                 Mouse::ScrollUp => *scroll = scroll.saturating_sub(3),
@@ -463,8 +463,10 @@ impl App {
                             }
                         }
                     }
-                    Pane::Graph if row >= top + super::graph::notice(self).is_some() as u16 => {
-                        let first = top + super::graph::notice(self).is_some() as u16;
+                    Pane::Graph
+                        if row >= top + crate::ui::panes::graph::notice(self).is_some() as u16 =>
+                    {
+                        let first = top + crate::ui::panes::graph::notice(self).is_some() as u16;
                         let i = self.tree.scroll + (row - first) as usize;
                         if i < self.tree.rows.len() {
                             if i == self.tree.cursor {
@@ -496,7 +498,8 @@ impl App {
                             let nav = &mut self.history_nav;
                             nav.row = nav.row_scroll + (row - top - 1) as usize;
                             if let Some(l) = life {
-                                let (label, cell, _, _) = super::history::geometry(self, &l, rect);
+                                let (label, cell, _, _) =
+                                    crate::ui::panes::history::geometry(self, &l, rect);
                                 if col >= label {
                                     self.history_nav.col =
                                         self.history_nav.col_scroll + (col - label) / cell;
@@ -505,7 +508,7 @@ impl App {
                         } else {
                             self.policy_nav.row =
                                 self.policy_nav.row_scroll + (row - top - 1) as usize;
-                            if let Some(c) = super::policy::column_at(self, col) {
+                            if let Some(c) = crate::ui::panes::policy::column_at(self, col) {
                                 self.policy_nav.col = c;
                             }
                         }

@@ -6,10 +6,10 @@ use ratatui::layout::Rect;
 
 use crate::policy::Settings;
 
-use super::action::View;
-use super::app::{App, FindMode, ListNav, Overlay, Request};
-use super::layout;
-use super::tree;
+use crate::ui::app::action::View;
+use crate::ui::app::state::{App, FindMode, ListNav, Overlay, Request};
+use crate::ui::app::tree;
+use crate::ui::widgets::layout;
 
 impl App {
     /// Asks the workers for what the screen needs and does not have.
@@ -134,8 +134,8 @@ impl App {
         };
         let info = a
             .versions
-            .filter(|r| super::versions::has_info(r.height))
-            .map(|_| super::versions::INFO_HEIGHT)
+            .filter(|r| crate::ui::panes::versions::has_info(r.height))
+            .map(|_| crate::ui::panes::versions::INFO_HEIGHT)
             .unwrap_or(0);
         let vh = inner(a.versions, 2 + 1 + info);
         self.versions_nav.cursor = self.selected.min(self.versions.len().saturating_sub(1));
@@ -145,7 +145,7 @@ impl App {
             self.versions.len(),
             vh,
         );
-        let notice = super::graph::notice(self).is_some() as u16;
+        let notice = crate::ui::panes::graph::notice(self).is_some() as u16;
         self.tree.fit(inner(a.graph, 2 + notice));
         if let Some(c) = self.current() {
             let n = c.changes.len();
@@ -171,7 +171,7 @@ impl App {
                     .history_container()
                     .and_then(|c| self.lifecycles.get(&c).cloned());
                 if let Some(l) = life {
-                    let (_, _, cols, rows) = super::history::geometry(self, &l, area);
+                    let (_, _, cols, rows) = crate::ui::panes::history::geometry(self, &l, area);
                     if let Some(n) = self.history_focus.take()
                         && let Some(i) = l.rows.iter().position(|r| r.number == n)
                     {
@@ -185,7 +185,7 @@ impl App {
                 }
             } else if self.view == View::Policy {
                 let ncols = 1 + self.matrix.as_ref().map(|m| m.columns.len()).unwrap_or(0);
-                let rows = super::policy::visible_rows(area);
+                let rows = crate::ui::panes::policy::visible_rows(area);
                 let nav = &mut self.policy_nav;
                 nav.row = nav.row.min(nv.saturating_sub(1));
                 nav.col = nav.col.min(ncols - 1);

@@ -16,11 +16,11 @@ use crate::policy::{Lifecycle, Settings};
 use crate::schema::graph::{RootMatch, resolve_root};
 use crate::schema::{Compiled, Status};
 
-use super::action::{Action, FoundSet, View};
-use super::keys::Context;
-use super::layout::{self, Areas};
-use super::theme::Theme;
-use super::tree::Tree;
+use crate::ui::app::action::{Action, FoundSet, View};
+use crate::ui::app::keys::Context;
+use crate::ui::app::tree::Tree;
+use crate::ui::widgets::layout::{self, Areas};
+use crate::ui::widgets::theme::Theme;
 
 /// One version as the UI knows it: its header at once, its schema once compiled.
 #[derive(Debug, Clone)]
@@ -235,7 +235,7 @@ impl App {
 
     /// The width the versions pane would like.
     pub fn versions_width(&self) -> u16 {
-        super::versions::width_wanted(self)
+        crate::ui::panes::versions::width_wanted(self)
     }
 
     /// The key context: the overlay, else the focused pane.
@@ -376,7 +376,7 @@ impl App {
         self.fit();
     }
 
-    fn opened(&mut self, o: super::action::Opened) {
+    fn opened(&mut self, o: crate::ui::app::action::Opened) {
         self.versions = o
             .versions
             .into_iter()

@@ -14,10 +14,10 @@ use crate::explore::{Comparison, NodeKind};
 use crate::policy::lifecycle::State;
 use crate::rules::{self, Change, Severity, Source};
 
-use super::action::View;
-use super::app::{App, Pane};
-use super::text::{self, fit, wrap_all};
-use super::theme::Theme;
+use crate::ui::app::action::View;
+use crate::ui::app::state::{App, Pane};
+use crate::ui::widgets::text::{self, fit, wrap_all};
+use crate::ui::widgets::theme::Theme;
 
 /// What the pane describes.
 struct Subject {

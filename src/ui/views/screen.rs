@@ -7,18 +7,18 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use super::action::View;
-use super::app::{App, Overlay, Phase};
-use super::changes::ChangesPane;
-use super::chrome::{Footer, TopBar};
-use super::detail::DetailPane;
-use super::finder::FinderPopup;
-use super::graph::GraphPane;
-use super::help::HelpPopup;
-use super::history::HistoryPane;
-use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
-use super::policy::PolicyPane;
-use super::versions::VersionsPane;
+use crate::ui::app::action::View;
+use crate::ui::app::state::{App, Overlay, Phase};
+use crate::ui::panes::changes::ChangesPane;
+use crate::ui::panes::chrome::{Footer, TopBar};
+use crate::ui::panes::detail::DetailPane;
+use crate::ui::panes::finder::FinderPopup;
+use crate::ui::panes::graph::GraphPane;
+use crate::ui::panes::help::HelpPopup;
+use crate::ui::panes::history::HistoryPane;
+use crate::ui::panes::policy::PolicyPane;
+use crate::ui::panes::versions::VersionsPane;
+use crate::ui::widgets::layout::{self, MIN_HEIGHT, MIN_WIDTH};
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {

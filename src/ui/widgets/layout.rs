@@ -3,7 +3,7 @@
 
 use ratatui::layout::{Constraint, Layout, Rect};
 
-use super::action::View;
+use crate::ui::app::action::View;
 
 /// The smallest terminal the UI draws in; below it, a message says so.
 pub const MIN_WIDTH: u16 = 60;
