@@ -1,7 +1,8 @@
 //! What each command and mouse event does, per pane and overlay.
 
-use crate::ui::app::action::{Command, Found, Mouse, View};
+use crate::ui::app::action::{Command, Found, Mouse};
 use crate::ui::app::state::{App, DetailNav, FindMode, ListNav, Overlay, Pane};
+use crate::ui::views::{View, tabs};
 use crate::ui::widgets::layout;
 
 impl App {
@@ -39,11 +40,7 @@ impl App {
             Command::FindJump => self.open_finder(FindMode::Jump),
             Command::View(v) => self.set_view(v),
             Command::FocusNext | Command::FocusPrev => {
-                let order: &[Pane] = match self.view {
-                    View::Graph => &[Pane::Versions, Pane::Graph, Pane::Detail],
-                    View::Changes => &[Pane::Versions, Pane::Changes, Pane::Detail],
-                    _ => &[Pane::Matrix],
-                };
+                let order = self.view.panes();
                 let i = order.iter().position(|p| *p == self.focus).unwrap_or(0);
                 let n = order.len();
                 let j = if cmd == Command::FocusNext {
@@ -74,16 +71,14 @@ impl App {
                         }
                     }
                     Pane::Matrix => {
-                        let nav = if self.view == View::History {
-                            &mut self.history_nav
-                        } else {
-                            &mut self.policy_nav
-                        };
-                        nav.col = if right {
-                            nav.col + 1
-                        } else {
-                            nav.col.saturating_sub(1)
-                        };
+                        let view = self.view;
+                        if let Some(nav) = view.matrix_nav(self) {
+                            nav.col = if right {
+                                nav.col + 1
+                            } else {
+                                nav.col.saturating_sub(1)
+                            };
+                        }
                     }
                     _ => {}
                 }
@@ -148,23 +143,10 @@ impl App {
 
     fn set_view(&mut self, v: View) {
         if v != self.view {
-            // The matrices open on the selected version.
-            match v {
-                View::History => {
-                    self.history_nav.col = self.selected;
-                    // On the row of the field under the graph's cursor.
-                    self.history_focus = self.tree.row().and_then(|r| r.node.number);
-                }
-                View::Policy => self.policy_nav.row = self.selected,
-                _ => {}
-            }
+            v.open(self);
         }
         self.view = v;
-        self.focus = match v {
-            View::Graph => Pane::Graph,
-            View::Changes => Pane::Changes,
-            View::History | View::Policy => Pane::Matrix,
-        };
+        self.focus = v.main_pane();
     }
 
     /// A page of the focused pane, in rows.
@@ -209,12 +191,10 @@ impl App {
                 self.detail = DetailNav::default();
             }
             Pane::Matrix => {
-                let nav = if self.view == View::History {
-                    &mut self.history_nav
-                } else {
-                    &mut self.policy_nav
-                };
-                nav.row = nav.row.saturating_add_signed(delta);
+                let view = self.view;
+                if let Some(nav) = view.matrix_nav(self) {
+                    nav.row = nav.row.saturating_add_signed(delta);
+                }
             }
         }
     }
@@ -226,13 +206,7 @@ impl App {
                     self.tree.toggle(&c);
                 }
             }
-            Pane::Versions => {
-                self.focus = if self.view == View::Changes {
-                    Pane::Changes
-                } else {
-                    Pane::Graph
-                }
-            }
+            Pane::Versions => self.focus = self.view.main_pane(),
             Pane::Changes => self.show_change_in_graph(),
             _ => {}
         }
@@ -422,7 +396,7 @@ impl App {
         }
         let a = self.areas();
         if a.top.contains(pos) && kind == Mouse::Click {
-            for (v, r) in layout::tabs(a.top) {
+            for (v, r) in tabs(a.top) {
                 if r.contains(pos) {
                     self.set_view(v);
                 }
@@ -490,28 +464,7 @@ impl App {
                         }
                     }
                     Pane::Matrix if row > top => {
-                        let col = column.saturating_sub(rect.x + 1) as usize;
-                        if self.view == View::History {
-                            let life = self
-                                .history_container()
-                                .and_then(|c| self.lifecycles.get(&c).cloned());
-                            let nav = &mut self.history_nav;
-                            nav.row = nav.row_scroll + (row - top - 1) as usize;
-                            if let Some(l) = life {
-                                let (label, cell, _, _) =
-                                    crate::ui::panes::history::geometry(self, &l, rect);
-                                if col >= label {
-                                    self.history_nav.col =
-                                        self.history_nav.col_scroll + (col - label) / cell;
-                                }
-                            }
-                        } else {
-                            self.policy_nav.row =
-                                self.policy_nav.row_scroll + (row - top - 1) as usize;
-                            if let Some(c) = crate::ui::panes::policy::column_at(self, col) {
-                                self.policy_nav.col = c;
-                            }
-                        }
+                        self.view.click_matrix(self, rect, column, row, top)
                     }
                     _ => {}
                 }

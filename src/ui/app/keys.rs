@@ -3,7 +3,8 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::ui::app::action::{Command, View};
+use crate::ui::app::action::Command;
+use crate::ui::views::View;
 
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,9 +6,9 @@ use ratatui::layout::Rect;
 
 use crate::policy::Settings;
 
-use crate::ui::app::action::View;
 use crate::ui::app::state::{App, FindMode, ListNav, Overlay, Request};
 use crate::ui::app::tree;
+use crate::ui::views::View;
 use crate::ui::widgets::layout;
 
 impl App {
@@ -165,32 +165,7 @@ impl App {
             tree::fit(&mut f.scroll, f.cursor, n, h);
         }
         if let Some(area) = a.matrix {
-            let nv = self.versions.len();
-            if self.view == View::History {
-                let life = self
-                    .history_container()
-                    .and_then(|c| self.lifecycles.get(&c).cloned());
-                if let Some(l) = life {
-                    let (_, _, cols, rows) = crate::ui::panes::history::geometry(self, &l, area);
-                    if let Some(n) = self.history_focus.take()
-                        && let Some(i) = l.rows.iter().position(|r| r.number == n)
-                    {
-                        self.history_nav.row = i;
-                    }
-                    let nav = &mut self.history_nav;
-                    nav.row = nav.row.min(l.rows.len().saturating_sub(1));
-                    nav.col = nav.col.min(nv.saturating_sub(1));
-                    tree::fit(&mut nav.row_scroll, nav.row, l.rows.len(), rows);
-                    tree::fit(&mut nav.col_scroll, nav.col, nv, cols);
-                }
-            } else if self.view == View::Policy {
-                let ncols = 1 + self.matrix.as_ref().map(|m| m.columns.len()).unwrap_or(0);
-                let rows = crate::ui::panes::policy::visible_rows(area);
-                let nav = &mut self.policy_nav;
-                nav.row = nav.row.min(nv.saturating_sub(1));
-                nav.col = nav.col.min(ncols - 1);
-                tree::fit(&mut nav.row_scroll, nav.row, nv, rows);
-            }
+            self.view.fit_matrix(self, area);
         }
     }
 }

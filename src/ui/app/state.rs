@@ -16,10 +16,11 @@ use crate::policy::{Lifecycle, Settings};
 use crate::schema::graph::{RootMatch, resolve_root};
 use crate::schema::{Compiled, Status};
 
-use crate::ui::app::action::{Action, FoundSet, View};
+use crate::ui::app::action::{Action, FoundSet};
 use crate::ui::app::keys::Context;
 use crate::ui::app::tree::Tree;
-use crate::ui::widgets::layout::{self, Areas};
+use crate::ui::views::View;
+use crate::ui::widgets::layout::Areas;
 use crate::ui::widgets::theme::Theme;
 
 /// One version as the UI knows it: its header at once, its schema once compiled.
@@ -230,12 +231,7 @@ impl App {
 
     /// The panes of the current view.
     pub fn areas(&self) -> Areas {
-        layout::areas(self.size, self.view, self.versions_width())
-    }
-
-    /// The width the versions pane would like.
-    pub fn versions_width(&self) -> u16 {
-        crate::ui::panes::versions::width_wanted(self)
+        self.view.areas(self.size, self.versions_width())
     }
 
     /// The key context: the overlay, else the focused pane.
@@ -243,13 +239,10 @@ impl App {
         match &self.overlay {
             Overlay::Finder(_) => Context::Finder,
             Overlay::Help { .. } => Context::Help,
-            Overlay::None => match (self.view, self.focus) {
-                (_, Pane::Versions) => Context::Versions,
-                (_, Pane::Detail) => Context::Detail,
-                (View::Graph, _) => Context::Graph,
-                (View::Changes, _) => Context::Changes,
-                (View::History, _) => Context::History,
-                (View::Policy, _) => Context::Policy,
+            Overlay::None => match self.focus {
+                Pane::Versions => Context::Versions,
+                Pane::Detail => Context::Detail,
+                _ => self.view.context(),
             },
         }
     }

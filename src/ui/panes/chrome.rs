@@ -7,10 +7,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use crate::ui::app::action::View;
 use crate::ui::app::keys;
 use crate::ui::app::state::{App, Phase};
-use crate::ui::widgets::layout::tabs;
+use crate::ui::views::{View, tabs};
 
 fn short(name: &str) -> &str {
     name.rsplit('.').next().unwrap_or(name)

@@ -14,8 +14,8 @@ use crate::explore::{Comparison, NodeKind};
 use crate::policy::lifecycle::State;
 use crate::rules::{self, Change, Severity, Source};
 
-use crate::ui::app::action::View;
 use crate::ui::app::state::{App, Pane};
+use crate::ui::views::View;
 use crate::ui::widgets::text::{self, fit, wrap_all};
 use crate::ui::widgets::theme::Theme;
 

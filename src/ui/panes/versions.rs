@@ -41,6 +41,13 @@ pub fn width_wanted(app: &App) -> u16 {
     (2 + name_width(app) + 1 + 11 + 6 + 6 + 4 + policy + 7 + 2) as u16
 }
 
+impl App {
+    /// The width the versions pane would like.
+    pub fn versions_width(&self) -> u16 {
+        width_wanted(self)
+    }
+}
+
 fn bump_text(b: Option<Bump>) -> &'static str {
     match b {
         None => "",

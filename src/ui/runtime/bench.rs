@@ -8,10 +8,11 @@ use anyhow::Result;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use crate::ui::app::action::{Action, Command, View};
+use crate::ui::app::action::{Action, Command};
 use crate::ui::app::state::{App, Overlay, Pane, Phase};
 use crate::ui::runtime::event_loop::{Options, Runtime};
 use crate::ui::runtime::loader::{LoadOptions, Source};
+use crate::ui::views::View;
 use crate::ui::widgets::theme::Theme;
 
 /// One kind of key press, measured.

@@ -1,9 +1,7 @@
-//! Where each pane goes, from the terminal size and the view: one pure function, used both to
-//! draw and to find what a mouse click hit.
+//! The frame of the screen and the rectangles the views cut their panes from: pure
+//! functions, used both to draw and to find what a mouse click hit.
 
 use ratatui::layout::{Constraint, Layout, Rect};
-
-use crate::ui::app::action::View;
 
 /// The smallest terminal the UI draws in; below it, a message says so.
 pub const MIN_WIDTH: u16 = 60;
@@ -22,9 +20,9 @@ pub struct Areas {
     pub too_small: bool,
 }
 
-/// The panes for a terminal of `size` showing `view`; `versions_width` is what the versions
-/// pane would like (it gets at most 40% of the width).
-pub fn areas(size: Rect, view: View, versions_width: u16) -> Areas {
+/// The frame for a terminal of `size`: the top bar, the body and the footer; the views put
+/// their panes in the body.
+pub fn frame(size: Rect) -> Areas {
     let mut a = Areas {
         too_small: size.width < MIN_WIDTH || size.height < MIN_HEIGHT,
         ..Areas::default()
@@ -41,26 +39,18 @@ pub fn areas(size: Rect, view: View, versions_width: u16) -> Areas {
     a.top = top;
     a.body = body;
     a.footer = footer;
-    match view {
-        View::Graph | View::Changes => {
-            let max = (u32::from(body.width) * 2 / 5) as u16;
-            let w = versions_width.clamp(24, max.max(24));
-            let [left, right] =
-                Layout::horizontal([Constraint::Length(w), Constraint::Min(1)]).areas(body);
-            let [upper, lower] =
-                Layout::vertical([Constraint::Percentage(52), Constraint::Percentage(48)])
-                    .areas(right);
-            a.versions = Some(left);
-            if view == View::Graph {
-                a.graph = Some(upper);
-            } else {
-                a.changes = Some(upper);
-            }
-            a.detail = Some(lower);
-        }
-        View::History | View::Policy => a.matrix = Some(body),
-    }
     a
+}
+
+/// The versions pane on the left of `body` (what it would like, `versions_width`, but at
+/// most 40% of the width), and the rest split in an upper and a lower pane.
+pub fn versions_beside(body: Rect, versions_width: u16) -> [Rect; 3] {
+    let max = (u32::from(body.width) * 2 / 5) as u16;
+    let w = versions_width.clamp(24, max.max(24));
+    let [left, right] = Layout::horizontal([Constraint::Length(w), Constraint::Min(1)]).areas(body);
+    let [upper, lower] =
+        Layout::vertical([Constraint::Percentage(52), Constraint::Percentage(48)]).areas(right);
+    [left, upper, lower]
 }
 
 /// A rectangle of `w` × `h` centred in `area` (clipped to it).
@@ -80,24 +70,4 @@ pub fn popup(size: Rect) -> Rect {
     let w = (size.width.saturating_sub(8)).clamp(40, 100);
     let h = size.height.saturating_sub(4).max(8);
     centered(size, w, h)
-}
-
-/// The tab labels, right-aligned in the top bar.
-pub fn tabs(top: Rect) -> Vec<(View, Rect)> {
-    let labels: Vec<(View, String)> = View::ALL
-        .iter()
-        .enumerate()
-        .map(|(i, v)| (*v, format!(" {} {} ", i + 1, v.title())))
-        .collect();
-    let total: u16 = labels.iter().map(|(_, l)| l.chars().count() as u16).sum();
-    let mut x = top.right().saturating_sub(total);
-    labels
-        .into_iter()
-        .map(|(v, l)| {
-            let w = l.chars().count() as u16;
-            let r = Rect::new(x, top.y, w, 1);
-            x += w;
-            (v, r)
-        })
-        .collect()
 }
