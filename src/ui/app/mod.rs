@@ -8,6 +8,7 @@
 
 pub mod action;
 mod command;
+pub mod key;
 pub mod keys;
 mod request;
 pub mod state;
