@@ -1,9 +1,8 @@
-//! What each command and mouse event does, per pane and overlay.
+//! What each command does, per pane and overlay (the finder's are in `find.rs`).
 
-use crate::ui::app::action::{Command, Found, Mouse};
-use crate::ui::app::state::{App, DetailNav, FindMode, ListNav, Overlay, Pane};
-use crate::ui::views::{View, tabs};
-use crate::ui::widgets::layout;
+use crate::ui::app::action::Command;
+use crate::ui::app::{App, DetailNav, FindMode, Overlay, Pane};
+use crate::ui::views::View;
 
 impl App {
     pub(super) fn command(&mut self, cmd: Command) {
@@ -141,7 +140,7 @@ impl App {
         }
     }
 
-    fn set_view(&mut self, v: View) {
+    pub(super) fn set_view(&mut self, v: View) {
         if v != self.view {
             v.open(self);
         }
@@ -165,7 +164,7 @@ impl App {
     }
 
     /// Moves the cursor of the focused pane.
-    fn step(&mut self, delta: isize) {
+    pub(super) fn step(&mut self, delta: isize) {
         match self.focus {
             Pane::Versions => {
                 let n = self.versions.len();
@@ -199,7 +198,7 @@ impl App {
         }
     }
 
-    fn enter(&mut self) {
+    pub(super) fn enter(&mut self) {
         match self.focus {
             Pane::Graph => {
                 if let Some(c) = self.current().cloned() {
@@ -212,7 +211,7 @@ impl App {
         }
     }
 
-    fn show_change_in_graph(&mut self) {
+    pub(super) fn show_change_in_graph(&mut self) {
         let Some(c) = self.current().cloned() else {
             return;
         };
@@ -235,244 +234,4 @@ impl App {
             }
         }
     }
-
-    fn finder_command(&mut self, cmd: Command) {
-        let Overlay::Finder(f) = &mut self.overlay else {
-            return;
-        };
-        let n = f.results.as_ref().map(|r| r.items.len()).unwrap_or(0);
-        let page = layout::popup(self.size).height.saturating_sub(5).max(1) as isize;
-        let mut nav = ListNav {
-            cursor: f.cursor,
-            scroll: f.scroll,
-        };
-        match cmd {
-            Command::Quit => self.quit = true,
-            Command::Back => {
-                if self.root.is_none() && f.mode == FindMode::Root {
-                    self.status = Some("no root yet: press r to pick one".into());
-                }
-                self.overlay = Overlay::None;
-                return;
-            }
-            Command::Up => nav.step(-1, n),
-            Command::Down => nav.step(1, n),
-            Command::PageUp => nav.step(-page, n),
-            Command::PageDown => nav.step(page, n),
-            Command::Erase => {
-                f.query.pop();
-                nav = ListNav::default();
-            }
-            Command::Clear => {
-                f.query.clear();
-                nav = ListNav::default();
-            }
-            Command::Enter => {
-                let pick = f
-                    .results
-                    .as_ref()
-                    .and_then(|r| r.items.get(f.cursor))
-                    .cloned();
-                let mode = f.mode;
-                if let Some(found) = pick {
-                    self.overlay = Overlay::None;
-                    self.pick(mode, found);
-                }
-                return;
-            }
-            _ => {}
-        }
-        f.cursor = nav.cursor;
-        f.scroll = nav.scroll;
-    }
-
-    fn pick(&mut self, mode: FindMode, found: Found) {
-        if mode == FindMode::Root {
-            self.set_root(found.name);
-            self.set_view(self.view);
-            return;
-        }
-        // Jump: to a version that has the name, then to its node.
-        if !(found.first..=found.last).contains(&self.selected) {
-            self.selected = found.last;
-            self.base = None;
-        }
-        self.pending_jump = Some(found.name.clone());
-        if self.current().is_some() {
-            self.pending_jump = None;
-            self.jump_in_tree(&found.name);
-        }
-    }
-
-    /// Shows `name` (a type, field, value or rpc) in the graph view, as a jump would.
-    pub fn show(&mut self, name: &str) {
-        self.jump_in_tree(name);
-        self.update(crate::ui::app::action::Action::Resize(
-            self.size.width,
-            self.size.height,
-        ));
-    }
-
-    /// Puts the cursor on `name` in the graph; when the root does not reach it, makes the
-    /// message that holds it the root (once) and tries again when that comparison arrives.
-    pub(super) fn jump_in_tree(&mut self, name: &str) {
-        let Some(c) = self.current().cloned() else {
-            self.pending_jump = Some(name.to_string());
-            return;
-        };
-        if let Some(p) = c.path_to(name) {
-            self.tree.reveal(&c, &p);
-            self.set_view(View::Graph);
-            self.detail = DetailNav::default();
-            return;
-        }
-        let content = &c.new.compiled.schema.content;
-        let is_root = |n: &str| {
-            content.messages.get(n).is_some_and(|m| !m.map_entry)
-                || content.services.contains_key(n)
-        };
-        // The nearest enclosing message or service.
-        let mut holder = Some(name);
-        while let Some(h) = holder {
-            if is_root(h) {
-                break;
-            }
-            holder = h.rsplit_once('.').map(|(p, _)| p);
-        }
-        match holder {
-            Some(h) if self.root.as_deref() != Some(h) => {
-                let old_root = self.root.clone().unwrap_or_default();
-                self.status = Some(format!(
-                    "{} is not reached from {}: the root is now {}",
-                    crate::sanitize::line(name),
-                    crate::sanitize::line(short(&old_root)),
-                    crate::sanitize::line(short(h))
-                ));
-                let h = h.to_string();
-                self.set_root(h);
-                self.pending_jump = Some(name.to_string());
-            }
-            _ => {
-                self.status = Some(format!(
-                    "{} is not in the graph of {} in this version",
-                    crate::sanitize::line(name),
-                    crate::sanitize::line(short(self.root.as_deref().unwrap_or("")))
-                ));
-            }
-        }
-    }
-
-    pub(super) fn mouse(&mut self, kind: Mouse, column: u16, row: u16) {
-        let pos = ratatui::layout::Position { x: column, y: row };
-        if let Overlay::Finder(f) = &mut self.overlay {
-            let pop = layout::popup(self.size);
-            let list_top = pop.y + 3;
-            let n = f.results.as_ref().map(|r| r.items.len()).unwrap_or(0);
-            match kind {
-                Mouse::ScrollUp => f.cursor = f.cursor.saturating_sub(3),
-                Mouse::ScrollDown => f.cursor = (f.cursor + 3).min(n.saturating_sub(1)),
-                Mouse::Click if pop.contains(pos) && row >= list_top => {
-                    let i = f.scroll + (row - list_top) as usize;
-                    if i < n {
-                        if i == f.cursor {
-                            self.finder_command(Command::Enter);
-                        } else {
-                            f.cursor = i;
-                        }
-                    }
-                }
-                Mouse::Click => {}
-            }
-            return;
-        }
-        let help_max = crate::ui::panes::help::max_scroll(self);
-        if let Overlay::Help { scroll } = &mut self.overlay {
-            match kind {
-                Mouse::ScrollUp => *scroll = scroll.saturating_sub(3),
-                Mouse::ScrollDown => *scroll = (*scroll + 3).min(help_max),
-                Mouse::Click => self.overlay = Overlay::None,
-            }
-            return;
-        }
-        let a = self.areas();
-        if a.top.contains(pos) && kind == Mouse::Click {
-            for (v, r) in tabs(a.top) {
-                if r.contains(pos) {
-                    self.set_view(v);
-                }
-            }
-            return;
-        }
-        let panes = [
-            (Pane::Versions, a.versions),
-            (Pane::Graph, a.graph),
-            (Pane::Changes, a.changes),
-            (Pane::Detail, a.detail),
-            (Pane::Matrix, a.matrix),
-        ];
-        let Some((pane, rect)) = panes
-            .iter()
-            .find_map(|(p, r)| r.filter(|r| r.contains(pos)).map(|r| (*p, r)))
-        else {
-            return;
-        };
-        match kind {
-            Mouse::ScrollUp | Mouse::ScrollDown => {
-                let d = if kind == Mouse::ScrollUp { -3 } else { 3 };
-                let keep = self.focus;
-                self.focus = pane;
-                self.step(d);
-                self.focus = keep;
-            }
-            Mouse::Click => {
-                self.focus = pane;
-                let top = rect.y + 1;
-                match pane {
-                    Pane::Versions => {
-                        let first = top + 1;
-                        if row >= first {
-                            let i = self.versions_nav.scroll + (row - first) as usize;
-                            if i < self.versions.len() {
-                                self.selected = i;
-                            }
-                        }
-                    }
-                    Pane::Graph
-                        if row >= top + crate::ui::panes::graph::notice(self).is_some() as u16 =>
-                    {
-                        let first = top + crate::ui::panes::graph::notice(self).is_some() as u16;
-                        let i = self.tree.scroll + (row - first) as usize;
-                        if i < self.tree.rows.len() {
-                            if i == self.tree.cursor {
-                                self.enter();
-                            } else {
-                                self.tree.move_to(i);
-                                self.detail = DetailNav::default();
-                            }
-                        }
-                    }
-                    Pane::Changes if row > top => {
-                        let i = self.changes_nav.scroll + (row - top - 1) as usize;
-                        let n = self.current().map(|c| c.changes.len()).unwrap_or(0);
-                        if i < n {
-                            if i == self.changes_nav.cursor {
-                                self.show_change_in_graph();
-                            } else {
-                                self.changes_nav.cursor = i;
-                                self.detail = DetailNav::default();
-                            }
-                        }
-                    }
-                    Pane::Matrix if row > top => {
-                        self.view.click_matrix(self, rect, column, row, top)
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-}
-
-fn short(name: &str) -> &str {
-    name.rsplit('.').next().unwrap_or(name)
 }

@@ -1,15 +1,44 @@
-//! Keeping the app in step with the screen after each action: asking the workers for what
-//! the screen needs and does not have (each request once), and keeping every cursor inside
-//! its pane.
+//! The slow work the app asks for: the requests, and, after each action, asking the workers
+//! for what the screen needs and does not have (each request once).
 
-use ratatui::layout::Rect;
+use std::sync::Arc;
 
+use crate::explore::compare::Side;
+use crate::load::Project;
 use crate::policy::Settings;
 
-use crate::ui::app::state::{App, FindMode, ListNav, Overlay, Request};
-use crate::ui::app::tree;
+use crate::ui::app::{App, FindMode, Overlay};
 use crate::ui::views::View;
-use crate::ui::widgets::layout;
+
+/// Which comparison is wanted: (old version, new version, root).
+pub type CompareKey = (Option<usize>, usize, String);
+
+/// Slow work for a worker.
+#[derive(Debug, Clone)]
+pub enum Request {
+    Compare {
+        key: CompareKey,
+        old: Option<Side>,
+        new: Side,
+        ignores: crate::policy::Ignores,
+    },
+    Facts {
+        project: Arc<Project>,
+        settings: Settings,
+    },
+    Matrix {
+        project: Arc<Project>,
+        settings: Settings,
+    },
+    Lifecycle {
+        project: Arc<Project>,
+        container: String,
+    },
+    Find {
+        query: String,
+        roots_only: bool,
+    },
+}
 
 impl App {
     /// Asks the workers for what the screen needs and does not have.
@@ -123,49 +152,5 @@ impl App {
             }
         }
         self.root.clone()
-    }
-
-    /// Clamps every cursor and scroll offset to what the panes can show.
-    pub(super) fn fit(&mut self) {
-        let a = self.areas();
-        let inner = |r: Option<Rect>, chrome: u16| {
-            r.map(|r| r.height.saturating_sub(chrome) as usize)
-                .unwrap_or(1)
-        };
-        let info = a
-            .versions
-            .filter(|r| crate::ui::panes::versions::has_info(r.height))
-            .map(|_| crate::ui::panes::versions::INFO_HEIGHT)
-            .unwrap_or(0);
-        let vh = inner(a.versions, 2 + 1 + info);
-        self.versions_nav.cursor = self.selected.min(self.versions.len().saturating_sub(1));
-        tree::fit(
-            &mut self.versions_nav.scroll,
-            self.versions_nav.cursor,
-            self.versions.len(),
-            vh,
-        );
-        let notice = crate::ui::panes::graph::notice(self).is_some() as u16;
-        self.tree.fit(inner(a.graph, 2 + notice));
-        if let Some(c) = self.current() {
-            let n = c.changes.len();
-            let (cur, mut scroll) = (
-                self.changes_nav.cursor.min(n.saturating_sub(1)),
-                self.changes_nav.scroll,
-            );
-            tree::fit(&mut scroll, cur, n, inner(a.changes, 3));
-            self.changes_nav = ListNav {
-                cursor: cur,
-                scroll,
-            };
-        }
-        if let Overlay::Finder(f) = &mut self.overlay {
-            let n = f.results.as_ref().map(|r| r.items.len()).unwrap_or(0);
-            let h = layout::popup(self.size).height.saturating_sub(5) as usize;
-            tree::fit(&mut f.scroll, f.cursor, n, h);
-        }
-        if let Some(area) = a.matrix {
-            self.view.fit_matrix(self, area);
-        }
     }
 }

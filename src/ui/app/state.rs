@@ -16,9 +16,12 @@ use crate::policy::{Lifecycle, Settings};
 use crate::schema::graph::{RootMatch, resolve_root};
 use crate::schema::{Compiled, Status};
 
-use crate::ui::app::action::{Action, FoundSet};
+use crate::ui::app::action::Action;
 use crate::ui::app::keys::Context;
 use crate::ui::app::tree::Tree;
+use crate::ui::app::{
+    CompareKey, DetailNav, FindMode, Finder, ListNav, MatrixNav, Overlay, Pane, Request,
+};
 use crate::ui::views::View;
 use crate::ui::widgets::layout::Areas;
 use crate::ui::widgets::theme::Theme;
@@ -44,100 +47,6 @@ pub enum Phase {
     },
     Done,
     Failed(String),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pane {
-    Versions,
-    Graph,
-    Detail,
-    Changes,
-    Matrix,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FindMode {
-    Root,
-    Jump,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finder {
-    pub mode: FindMode,
-    pub query: String,
-    pub results: Option<FoundSet>,
-    pub cursor: usize,
-    pub scroll: usize,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Overlay {
-    None,
-    Help { scroll: usize },
-    Finder(Finder),
-}
-
-/// A cursor and a scroll offset over a list.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ListNav {
-    pub cursor: usize,
-    pub scroll: usize,
-}
-
-impl ListNav {
-    pub fn step(&mut self, delta: isize, len: usize) {
-        if len == 0 {
-            self.cursor = 0;
-            return;
-        }
-        self.cursor = self.cursor.saturating_add_signed(delta).min(len - 1);
-    }
-}
-
-/// A cell cursor over a matrix, with scroll offsets.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct MatrixNav {
-    pub row: usize,
-    pub col: usize,
-    pub row_scroll: usize,
-    pub col_scroll: usize,
-}
-
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct DetailNav {
-    /// Which of the node's changes is shown.
-    pub rule: usize,
-    pub scroll: usize,
-}
-
-/// Which comparison is wanted: (old version, new version, root).
-pub type CompareKey = (Option<usize>, usize, String);
-
-/// Slow work for a worker.
-#[derive(Debug, Clone)]
-pub enum Request {
-    Compare {
-        key: CompareKey,
-        old: Option<Side>,
-        new: Side,
-        ignores: crate::policy::Ignores,
-    },
-    Facts {
-        project: Arc<Project>,
-        settings: Settings,
-    },
-    Matrix {
-        project: Arc<Project>,
-        settings: Settings,
-    },
-    Lifecycle {
-        project: Arc<Project>,
-        container: String,
-    },
-    Find {
-        query: String,
-        roots_only: bool,
-    },
 }
 
 #[derive(Debug)]

@@ -8,7 +8,7 @@ use ratatui::widgets::Widget;
 
 use crate::rules::Bump;
 
-use crate::ui::app::state::{App, Pane};
+use crate::ui::app::{App, Pane};
 use crate::ui::panes::graph::{counts_spans, framed};
 use crate::ui::widgets::text::fit;
 

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use crate::ui::app::keys;
-use crate::ui::app::state::{App, Phase};
+use crate::ui::app::{App, Phase};
 use crate::ui::views::{View, tabs};
 
 fn short(name: &str) -> &str {

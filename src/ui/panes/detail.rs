@@ -14,7 +14,7 @@ use crate::explore::{Comparison, NodeKind};
 use crate::policy::lifecycle::State;
 use crate::rules::{self, Change, Severity, Source};
 
-use crate::ui::app::state::{App, Pane};
+use crate::ui::app::{App, Pane};
 use crate::ui::views::View;
 use crate::ui::widgets::text::{self, fit, wrap_all};
 use crate::ui::widgets::theme::Theme;

@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Widget};
 
-use crate::ui::app::state::{App, FindMode, Finder};
+use crate::ui::app::{App, FindMode, Finder};
 use crate::ui::widgets::layout;
 use crate::ui::widgets::text::{fit, width};
 

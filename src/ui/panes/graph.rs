@@ -12,7 +12,7 @@ use crate::explore::{Comparison, NodeKind, Row, Sides};
 use crate::rules::Severity;
 use crate::schema::Status;
 
-use crate::ui::app::state::{App, Pane};
+use crate::ui::app::{App, Pane};
 use crate::ui::widgets::theme::Theme;
 
 pub struct GraphPane<'a>(pub &'a App);

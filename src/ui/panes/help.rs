@@ -7,8 +7,8 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
 use crate::rules::Severity;
 
+use crate::ui::app::App;
 use crate::ui::app::keys;
-use crate::ui::app::state::App;
 use crate::ui::widgets::layout;
 use crate::ui::widgets::text::fit;
 

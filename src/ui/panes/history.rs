@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Widget};
 
 use crate::policy::lifecycle::{Lifecycle, Row, State};
 
-use crate::ui::app::state::App;
+use crate::ui::app::App;
 use crate::ui::widgets::text::fit;
 use crate::ui::widgets::theme::Theme;
 

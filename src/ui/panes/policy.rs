@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Widget};
 
 use crate::policy::SemverVerdict;
 
-use crate::ui::app::state::App;
+use crate::ui::app::App;
 use crate::ui::widgets::text::fit;
 
 pub struct PolicyPane<'a>(pub &'a App);

@@ -13,7 +13,7 @@ use crate::policy::SemverVerdict;
 use crate::rules::Bump;
 use crate::schema::Status;
 
-use crate::ui::app::state::{App, Pane};
+use crate::ui::app::{App, Pane};
 
 /// Rows kept for the selected version's details under the list.
 pub const INFO_HEIGHT: u16 = 5;

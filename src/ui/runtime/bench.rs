@@ -9,7 +9,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use crate::ui::app::action::{Action, Command};
-use crate::ui::app::state::{App, Overlay, Pane, Phase};
+use crate::ui::app::{App, Overlay, Pane, Phase};
 use crate::ui::runtime::event_loop::{Options, Runtime};
 use crate::ui::runtime::loader::{LoadOptions, Source};
 use crate::ui::views::View;

@@ -18,7 +18,7 @@ use crate::explore::names::Index;
 
 use crate::ui::app::action::{Action, Mouse};
 use crate::ui::app::keys::{self, Context};
-use crate::ui::app::state::{App, Phase};
+use crate::ui::app::{App, Phase};
 use crate::ui::runtime::loader::{self, LoadOptions, Source};
 use crate::ui::runtime::worker::{Event, Inbox, Who, Workers};
 use crate::ui::widgets::theme::Theme;

@@ -12,8 +12,8 @@ use crate::explore::Comparison;
 use crate::explore::facts;
 use crate::explore::names::Index;
 
+use crate::ui::app::Request;
 use crate::ui::app::action::{Action, Found, FoundSet};
-use crate::ui::app::state::Request;
 
 /// Who has results waiting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use crate::ui::app::keys::Context;
-use crate::ui::app::state::{App, MatrixNav, Pane};
+use crate::ui::app::{App, MatrixNav, Pane};
 use crate::ui::widgets::layout::{self, Areas};
 
 use super::{View, changes, graph, history, policy};

@@ -5,7 +5,7 @@ use ratatui::buffer::Buffer;
 use ratatui::widgets::Widget;
 
 use crate::ui::app::keys::Context;
-use crate::ui::app::state::{App, Pane};
+use crate::ui::app::{App, Pane};
 use crate::ui::panes::detail::DetailPane;
 use crate::ui::panes::graph::GraphPane;
 use crate::ui::panes::versions::VersionsPane;

@@ -6,8 +6,8 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use crate::ui::app::keys::Context;
-use crate::ui::app::state::{App, Pane};
 use crate::ui::app::tree;
+use crate::ui::app::{App, Pane};
 use crate::ui::panes::history::{HistoryPane, geometry};
 use crate::ui::widgets::layout::Areas;
 

@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::ui::app::state::{App, Overlay, Phase};
+use crate::ui::app::{App, Overlay, Phase};
 use crate::ui::panes::chrome::{Footer, TopBar};
 use crate::ui::panes::finder::FinderPopup;
 use crate::ui::panes::help::HelpPopup;
