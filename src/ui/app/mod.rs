@@ -9,6 +9,7 @@
 
 pub mod action;
 mod command;
+mod ensure;
 mod find;
 mod fit;
 pub mod focus;
