@@ -2,7 +2,7 @@
 //! that order. Each view is one module saying all it is — its title, the help line of its key,
 //! its key context, its panes (where they go, the focus order, which has focus first), how
 //! it draws them, and what its own cursors do — and [`View`] asks it with a plain `match`
-//! (in `dispatch.rs`). [`screen`] draws the whole screen around the view.
+//! (in `dispatch.rs`). `screen.rs` draws the whole screen around the view.
 //!
 //! Adding a view: its module here, its variant below, its arms in `dispatch.rs`.
 //!
