@@ -153,7 +153,8 @@ fn widest_root(project: &load::Project) -> Option<String> {
 
 /// The UI's figures: first frame, browsable, key presses.
 fn ui(path: &Path, opts: &HistoryOptions, root: Option<String>) -> Result<()> {
-    use protolapse::ui::{LoadOptions, Source, bench};
+    use protolapse::ui::runtime::bench;
+    use protolapse::ui::{LoadOptions, Source};
     let load = LoadOptions {
         tags: opts.tags.clone(),
         revs: opts.revs.clone(),

@@ -1,43 +1,31 @@
-//! The terminal UI: app state, actions, the event loop, background workers, and one file per
-//! screen area. The only module that uses `ratatui` and `crossterm`.
+//! The terminal UI. The only module that uses `ratatui` and `crossterm`. Its parts, each a
+//! folder whose `mod.rs` says what it holds and what it may import; arrows point down:
 //!
-//! - [`app`]: the state and [`App::update`]; [`nav`]: what each command does.
-//! - [`keys`]: every key in one table (drives input, the footer and the `?` help).
-//! - [`worker`], [`loader`]: background threads that send small notifications.
-//! - [`screen`] draws the whole screen from the panes: [`versions`], [`graph`], [`detail`],
-//!   [`changes`], [`history`], [`policy`], [`finder`], [`help`], [`chrome`] (top bar and
-//!   footer). Each is an `impl Widget for &T` that draws a snapshot of the state: no I/O,
-//!   no computation beyond layout.
+//! - `runtime/`: the event loop (`event_loop.rs`), the terminal, the background workers and
+//!   the loader, and the UI's benchmark. Feeds actions to [`App::update`] and draws the app.
+//! - `views/`: the [`View`]s of the `1`–`4` keys, one module each (`graph.rs`, `changes.rs`,
+//!   `history.rs`, `policy.rs`) behind one enum asked with a plain `match` (`dispatch.rs`);
+//!   and the whole screen (`screen.rs`).
+//! - `panes/`: one `impl Widget` per screen area (versions, type graph, detail, changes,
+//!   history and policy matrices, finder, help, top bar and footer) drawing a snapshot of
+//!   the state: no I/O, no computation beyond layout.
+//! - `app/`: the state (`state.rs`, `focus.rs`), what can happen (`action.rs`) and how the
+//!   app answers (`command.rs`, `find.rs`, `mouse.rs`, `ensure.rs`, `fit.rs`), the slow work
+//!   it asks for (`request.rs`), the key table (`keys.rs`, `key.rs`), the graph tree
+//!   (`tree.rs`). No thread and no terminal.
+//! - `widgets/`: text fitting, the theme, the frame of the screen (no UI state).
 //!
 //! May import every layer below (through `explore`, `load`, `rules`, `schema`); never
 //! `git2`: the loader goes through `history` and `load`, which hand over plain data.
 
-pub mod action;
 pub mod app;
-pub mod bench;
-mod changes;
-mod chrome;
-mod detail;
-mod finder;
-mod graph;
-mod help;
-mod history;
-pub mod keys;
-pub mod layout;
-pub mod loader;
-mod nav;
-mod policy;
+mod panes;
 pub mod runtime;
-mod screen;
-mod sync;
-mod terminal;
-mod text;
-pub mod theme;
-pub mod tree;
-mod versions;
-pub mod worker;
+pub mod views;
+pub mod widgets;
 
-pub use action::{Action, Command, View};
-pub use app::App;
-pub use loader::{LoadOptions, Source};
-pub use runtime::run;
+pub use app::action::{Action, Command, Mouse};
+pub use app::state::App;
+pub use runtime::event_loop::run;
+pub use runtime::loader::{LoadOptions, Source};
+pub use views::View;

@@ -5,11 +5,11 @@
 use std::sync::{OnceLock, RwLock};
 
 use protolapse::explore::names::Index;
-use protolapse::ui::action::{Action, Command, Mouse, View};
-use protolapse::ui::app::{App, FindMode, Overlay, Pane, Phase};
-use protolapse::ui::loader::{self, LoadOptions, Source};
-use protolapse::ui::theme::Theme;
-use protolapse::ui::worker::{Inbox, execute};
+use protolapse::ui::app::{Action, App, Command, FindMode, Mouse, Overlay, Pane, Phase};
+use protolapse::ui::runtime::loader::{self, LoadOptions, Source};
+use protolapse::ui::runtime::worker::{Inbox, execute};
+use protolapse::ui::views::View;
+use protolapse::ui::widgets::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -455,7 +455,7 @@ fn mouse_clicks_select_and_the_wheel_scrolls() {
     assert_eq!(app.tree.cursor, 3);
     // A click on a tab switches the view.
     let tab = View::Changes;
-    let (_, r) = protolapse::ui::layout::tabs(app.areas().top)
+    let (_, r) = protolapse::ui::views::tabs(app.areas().top)
         .into_iter()
         .find(|(v, _)| *v == tab)
         .unwrap();
@@ -487,7 +487,10 @@ fn resizing_and_quitting() {
 fn every_key_in_the_help_and_footer_comes_from_the_table() {
     let mut app = demo(120, 40, Some("FlightPath"), COLOR);
     let footer = text(&app).lines().last().unwrap_or("").to_string();
-    for (keys, label) in protolapse::ui::keys::footer(app.context()).iter().take(4) {
+    for (keys, label) in protolapse::ui::app::keys::footer(app.context())
+        .iter()
+        .take(4)
+    {
         assert!(
             footer.contains(keys.as_str()) && footer.contains(label),
             "{footer}"

@@ -9,9 +9,9 @@ use ratatui::widgets::{Block, Widget};
 
 use crate::policy::lifecycle::{Lifecycle, Row, State};
 
-use super::app::App;
-use super::text::fit;
-use super::theme::Theme;
+use crate::ui::app::App;
+use crate::ui::widgets::text::fit;
+use crate::ui::widgets::theme::Theme;
 
 /// Rows under the matrix: the cell's description and the legend.
 const FOOTER_ROWS: u16 = 3;

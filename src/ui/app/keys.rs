@@ -1,9 +1,14 @@
 //! Every key, in one table: it maps key presses to commands, and it writes the footer and the
 //! `?` help screen, so the three never disagree.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use std::sync::LazyLock;
 
-use super::action::{Command, View};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
+
+use crate::ui::app::action::Command;
+pub use crate::ui::app::key::Key;
+use crate::ui::app::key::{c, ctrl, k};
+use crate::ui::views::View;
 
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,70 +40,6 @@ impl Context {
     }
 }
 
-/// One key: a code and the modifiers it needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Key {
-    pub code: KeyCode,
-    pub mods: KeyModifiers,
-}
-
-const fn k(code: KeyCode) -> Key {
-    Key {
-        code,
-        mods: KeyModifiers::NONE,
-    }
-}
-
-const fn c(ch: char) -> Key {
-    k(KeyCode::Char(ch))
-}
-
-const fn ctrl(ch: char) -> Key {
-    Key {
-        code: KeyCode::Char(ch),
-        mods: KeyModifiers::CONTROL,
-    }
-}
-
-impl Key {
-    /// How the key is written in the footer and the help screen.
-    pub fn label(self) -> String {
-        let base = match self.code {
-            KeyCode::Up => "↑".to_string(),
-            KeyCode::Down => "↓".to_string(),
-            KeyCode::Left => "←".to_string(),
-            KeyCode::Right => "→".to_string(),
-            KeyCode::PageUp => "PgUp".to_string(),
-            KeyCode::PageDown => "PgDn".to_string(),
-            KeyCode::Home => "Home".to_string(),
-            KeyCode::End => "End".to_string(),
-            KeyCode::Enter => "Enter".to_string(),
-            KeyCode::Esc => "Esc".to_string(),
-            KeyCode::Tab => "Tab".to_string(),
-            KeyCode::BackTab => "Shift-Tab".to_string(),
-            KeyCode::Backspace => "Backspace".to_string(),
-            KeyCode::Char(' ') => "Space".to_string(),
-            KeyCode::Char(ch) => ch.to_string(),
-            other => format!("{other:?}"),
-        };
-        if self.mods.contains(KeyModifiers::CONTROL) {
-            format!("Ctrl-{base}")
-        } else {
-            base
-        }
-    }
-
-    fn matches(self, ev: &KeyEvent) -> bool {
-        if ev.code != self.code {
-            return false;
-        }
-        // Shift is part of the character for letters and symbols (`G`, `?`).
-        let mods = ev.modifiers - KeyModifiers::SHIFT;
-        let want = self.mods - KeyModifiers::SHIFT;
-        mods == want
-    }
-}
-
 /// One row of the table.
 #[derive(Debug, Clone, Copy)]
 pub struct Binding {
@@ -117,8 +58,40 @@ use Context::*;
 const NAV: &[Context] = &[Versions, Graph, Detail, Changes, History, Policy, Help];
 const PANES: &[Context] = &[Versions, Graph, Detail, Changes];
 
-/// The table. Order matters: the first match wins, and the footer shows bindings in order.
-pub const BINDINGS: &[Binding] = &[
+/// The table, with each view's key (`1` for the first of [`View::ALL`]) before the finders.
+/// Order matters: the first match wins, and the footer shows bindings in order.
+pub static BINDINGS: LazyLock<Vec<Binding>> = LazyLock::new(|| {
+    let mut all = TABLE.to_vec();
+    let at = all
+        .iter()
+        .position(|b| b.command == Command::FindJump)
+        .unwrap_or(all.len());
+    let views = View::ALL.iter().zip(&VIEW_KEYS).map(|(v, key)| Binding {
+        keys: std::slice::from_ref(key),
+        command: Command::View(*v),
+        contexts: &[Global],
+        help: v.help(),
+        footer: None,
+    });
+    all.splice(at..at, views);
+    all
+});
+
+/// The view keys, in the order of [`View::ALL`].
+static VIEW_KEYS: [Key; 9] = [
+    c('1'),
+    c('2'),
+    c('3'),
+    c('4'),
+    c('5'),
+    c('6'),
+    c('7'),
+    c('8'),
+    c('9'),
+];
+
+/// Every binding but the view keys.
+const TABLE: &[Binding] = &[
     // The finder takes text: only these keys are commands there.
     Binding {
         keys: &[k(KeyCode::Esc)],
@@ -371,35 +344,7 @@ pub const BINDINGS: &[Binding] = &[
         help: "compare against this version (again: back to the previous relevant one)",
         footer: Some("base"),
     },
-    // Views and finders, everywhere.
-    Binding {
-        keys: &[c('1')],
-        command: Command::View(View::Graph),
-        contexts: &[Global],
-        help: "graph view",
-        footer: None,
-    },
-    Binding {
-        keys: &[c('2')],
-        command: Command::View(View::Changes),
-        contexts: &[Global],
-        help: "changes view: every change of the pair, worst first",
-        footer: None,
-    },
-    Binding {
-        keys: &[c('3')],
-        command: Command::View(View::History),
-        contexts: &[Global],
-        help: "history view: fields × versions",
-        footer: None,
-    },
-    Binding {
-        keys: &[c('4')],
-        command: Command::View(View::Policy),
-        contexts: &[Global],
-        help: "policy view: versions × semver and policies",
-        footer: None,
-    },
+    // The finders, everywhere (the view keys come before them, from the views).
     Binding {
         keys: &[c('/')],
         command: Command::FindJump,
@@ -440,7 +385,7 @@ pub fn label(b: &Binding) -> String {
 /// The footer hints for `ctx`: (keys, label), in table order; the view keys as one item.
 pub fn footer(ctx: Context) -> Vec<(String, &'static str)> {
     let mut out = Vec::new();
-    for b in BINDINGS {
+    for b in BINDINGS.iter() {
         let Some(text) = b.footer else { continue };
         if !applies(b, ctx) || out.iter().any(|(_, t)| *t == text) {
             continue;
@@ -453,7 +398,7 @@ pub fn footer(ctx: Context) -> Vec<(String, &'static str)> {
         out.push((keys, text));
     }
     if ctx != Finder && ctx != Help {
-        out.push(("1-4".to_string(), "views"));
+        out.push((format!("1-{}", View::ALL.len()), "views"));
     }
     out
 }
@@ -493,6 +438,7 @@ pub fn help() -> Vec<(Context, Vec<(String, &'static str)>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ratatui::crossterm::event::KeyModifiers;
 
     fn press(code: KeyCode) -> KeyEvent {
         KeyEvent::new(code, KeyModifiers::NONE)
@@ -532,7 +478,7 @@ mod tests {
     #[test]
     fn every_binding_is_in_the_help_and_every_footer_item_is_a_binding() {
         let help = help();
-        for b in BINDINGS {
+        for b in BINDINGS.iter() {
             assert!(
                 help.iter()
                     .any(|(_, rows)| rows.iter().any(|(_, h)| *h == b.help)),

@@ -16,12 +16,12 @@ use ratatui::layout::Rect;
 
 use crate::explore::names::Index;
 
-use super::action::{Action, Mouse};
-use super::app::{App, Phase};
-use super::keys::{self, Context};
-use super::loader::{self, LoadOptions, Source};
-use super::theme::Theme;
-use super::worker::{Event, Inbox, Who, Workers};
+use crate::ui::app::action::{Action, Mouse};
+use crate::ui::app::keys::{self, Context};
+use crate::ui::app::{App, Phase};
+use crate::ui::runtime::loader::{self, LoadOptions, Source};
+use crate::ui::runtime::worker::{Event, Inbox, Who, Workers};
+use crate::ui::widgets::theme::Theme;
 
 /// What the UI is started with.
 #[derive(Debug, Clone)]
@@ -194,7 +194,8 @@ where
 
 /// Runs the UI on the real terminal until the user quits.
 pub fn run(opts: Options) -> Result<()> {
-    let (terminal, guard) = super::terminal::enter().context("cannot set up the terminal")?;
+    let (terminal, guard) =
+        crate::ui::runtime::terminal::enter().context("cannot set up the terminal")?;
     let mut rt = Runtime::start(terminal, opts, Theme::from_env())?;
     let tx = rt.sender();
     let _ = std::thread::Builder::new()

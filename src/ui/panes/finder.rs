@@ -7,9 +7,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Widget};
 
-use super::app::{App, FindMode, Finder};
-use super::layout;
-use super::text::{fit, width};
+use crate::ui::app::{App, FindMode, Finder};
+use crate::ui::widgets::layout;
+use crate::ui::widgets::text::{fit, width};
 
 pub struct FinderPopup<'a>(pub &'a App, pub &'a Finder);
 

@@ -13,7 +13,7 @@ use crate::policy::SemverVerdict;
 use crate::rules::Bump;
 use crate::schema::Status;
 
-use super::app::{App, Pane};
+use crate::ui::app::{App, Pane};
 
 /// Rows kept for the selected version's details under the list.
 pub const INFO_HEIGHT: u16 = 5;
@@ -39,6 +39,13 @@ fn name_width(app: &App) -> usize {
 pub fn width_wanted(app: &App) -> u16 {
     let policy = if app.settings.policy.is_some() { 2 } else { 0 };
     (2 + name_width(app) + 1 + 11 + 6 + 6 + 4 + policy + 7 + 2) as u16
+}
+
+impl App {
+    /// The width the versions pane would like.
+    pub fn versions_width(&self) -> u16 {
+        width_wanted(self)
+    }
 }
 
 fn bump_text(b: Option<Bump>) -> &'static str {

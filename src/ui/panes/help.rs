@@ -7,10 +7,10 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
 use crate::rules::Severity;
 
-use super::app::App;
-use super::keys;
-use super::layout;
-use super::text::fit;
+use crate::ui::app::App;
+use crate::ui::app::keys;
+use crate::ui::widgets::layout;
+use crate::ui::widgets::text::fit;
 
 pub struct HelpPopup<'a>(pub &'a App, pub usize);
 
@@ -23,7 +23,7 @@ pub fn max_scroll(app: &App) -> usize {
     );
     let n: usize = lines(app)
         .into_iter()
-        .map(|l| super::text::wrap_hanging(l, w, 2 + key_width()).len())
+        .map(|l| crate::ui::widgets::text::wrap_hanging(l, w, 2 + key_width()).len())
         .sum();
     n.saturating_sub(h)
 }
@@ -126,7 +126,7 @@ impl Widget for &HelpPopup<'_> {
         let hang = 2 + key_width();
         let lines: Vec<Line> = lines(app)
             .into_iter()
-            .flat_map(|l| super::text::wrap_hanging(l, inner.width as usize, hang))
+            .flat_map(|l| crate::ui::widgets::text::wrap_hanging(l, inner.width as usize, hang))
             .collect();
         let max = lines.len().saturating_sub(inner.height as usize);
         Paragraph::new(lines)

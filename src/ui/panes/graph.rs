@@ -12,8 +12,8 @@ use crate::explore::{Comparison, NodeKind, Row, Sides};
 use crate::rules::Severity;
 use crate::schema::Status;
 
-use super::app::{App, Pane};
-use super::theme::Theme;
+use crate::ui::app::{App, Pane};
+use crate::ui::widgets::theme::Theme;
 
 pub struct GraphPane<'a>(pub &'a App);
 

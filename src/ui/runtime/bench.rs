@@ -8,11 +8,12 @@ use anyhow::Result;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::action::{Action, Command, View};
-use super::app::{App, Overlay, Pane, Phase};
-use super::loader::{LoadOptions, Source};
-use super::runtime::{Options, Runtime};
-use super::theme::Theme;
+use crate::ui::app::action::{Action, Command};
+use crate::ui::app::{App, Overlay, Pane, Phase};
+use crate::ui::runtime::event_loop::{Options, Runtime};
+use crate::ui::runtime::loader::{LoadOptions, Source};
+use crate::ui::views::View;
+use crate::ui::widgets::theme::Theme;
 
 /// One kind of key press, measured.
 #[derive(Debug, Clone)]

@@ -9,8 +9,8 @@ use ratatui::widgets::{Block, Widget};
 
 use crate::policy::SemverVerdict;
 
-use super::app::App;
-use super::text::fit;
+use crate::ui::app::App;
+use crate::ui::widgets::text::fit;
 
 pub struct PolicyPane<'a>(pub &'a App);
 

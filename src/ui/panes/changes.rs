@@ -8,9 +8,9 @@ use ratatui::widgets::Widget;
 
 use crate::rules::Bump;
 
-use super::app::{App, Pane};
-use super::graph::{counts_spans, framed};
-use super::text::fit;
+use crate::ui::app::{App, Pane};
+use crate::ui::panes::graph::{counts_spans, framed};
+use crate::ui::widgets::text::fit;
 
 pub struct ChangesPane<'a>(pub &'a App);
 

@@ -1,15 +1,10 @@
-//! Keeping the app in step with the screen after each action: asking the workers for what
-//! the screen needs and does not have (each request once), and keeping every cursor inside
-//! its pane.
-
-use ratatui::layout::Rect;
+//! After each action, asking the workers for what the screen needs and does not have (each
+//! request once).
 
 use crate::policy::Settings;
 
-use super::action::View;
-use super::app::{App, FindMode, ListNav, Overlay, Request};
-use super::layout;
-use super::tree;
+use crate::ui::app::{App, FindMode, Overlay, Request};
+use crate::ui::views::View;
 
 impl App {
     /// Asks the workers for what the screen needs and does not have.
@@ -123,74 +118,5 @@ impl App {
             }
         }
         self.root.clone()
-    }
-
-    /// Clamps every cursor and scroll offset to what the panes can show.
-    pub(super) fn fit(&mut self) {
-        let a = self.areas();
-        let inner = |r: Option<Rect>, chrome: u16| {
-            r.map(|r| r.height.saturating_sub(chrome) as usize)
-                .unwrap_or(1)
-        };
-        let info = a
-            .versions
-            .filter(|r| super::versions::has_info(r.height))
-            .map(|_| super::versions::INFO_HEIGHT)
-            .unwrap_or(0);
-        let vh = inner(a.versions, 2 + 1 + info);
-        self.versions_nav.cursor = self.selected.min(self.versions.len().saturating_sub(1));
-        tree::fit(
-            &mut self.versions_nav.scroll,
-            self.versions_nav.cursor,
-            self.versions.len(),
-            vh,
-        );
-        let notice = super::graph::notice(self).is_some() as u16;
-        self.tree.fit(inner(a.graph, 2 + notice));
-        if let Some(c) = self.current() {
-            let n = c.changes.len();
-            let (cur, mut scroll) = (
-                self.changes_nav.cursor.min(n.saturating_sub(1)),
-                self.changes_nav.scroll,
-            );
-            tree::fit(&mut scroll, cur, n, inner(a.changes, 3));
-            self.changes_nav = ListNav {
-                cursor: cur,
-                scroll,
-            };
-        }
-        if let Overlay::Finder(f) = &mut self.overlay {
-            let n = f.results.as_ref().map(|r| r.items.len()).unwrap_or(0);
-            let h = layout::popup(self.size).height.saturating_sub(5) as usize;
-            tree::fit(&mut f.scroll, f.cursor, n, h);
-        }
-        if let Some(area) = a.matrix {
-            let nv = self.versions.len();
-            if self.view == View::History {
-                let life = self
-                    .history_container()
-                    .and_then(|c| self.lifecycles.get(&c).cloned());
-                if let Some(l) = life {
-                    let (_, _, cols, rows) = super::history::geometry(self, &l, area);
-                    if let Some(n) = self.history_focus.take()
-                        && let Some(i) = l.rows.iter().position(|r| r.number == n)
-                    {
-                        self.history_nav.row = i;
-                    }
-                    let nav = &mut self.history_nav;
-                    nav.row = nav.row.min(l.rows.len().saturating_sub(1));
-                    nav.col = nav.col.min(nv.saturating_sub(1));
-                    tree::fit(&mut nav.row_scroll, nav.row, l.rows.len(), rows);
-                    tree::fit(&mut nav.col_scroll, nav.col, nv, cols);
-                }
-            } else if self.view == View::Policy {
-                let ncols = 1 + self.matrix.as_ref().map(|m| m.columns.len()).unwrap_or(0);
-                let rows = super::policy::visible_rows(area);
-                let nav = &mut self.policy_nav;
-                nav.row = nav.row.min(nv.saturating_sub(1));
-                nav.col = nav.col.min(ncols - 1);
-                tree::fit(&mut nav.row_scroll, nav.row, nv, rows);
-            }
-        }
     }
 }

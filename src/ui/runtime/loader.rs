@@ -12,8 +12,8 @@ use crate::explore::names::Index;
 use crate::history::{self, Version};
 use crate::load;
 
-use super::action::{Action, Opened};
-use super::worker::{Event, Inbox, Who};
+use crate::ui::app::action::{Action, Opened};
+use crate::ui::runtime::worker::{Event, Inbox, Who};
 
 /// Where the history comes from.
 #[derive(Debug, Clone)]

@@ -1,5 +1,5 @@
 //! What can happen to the app: a user command, a mouse event, a resize, or a result from a
-//! background worker. [`super::App::update`] takes one at a time.
+//! background worker. [`crate::ui::App::update`] takes one at a time.
 
 use std::sync::Arc;
 
@@ -9,28 +9,7 @@ use crate::explore::names::Kind;
 use crate::history::Version;
 use crate::load::{Loaded, Project};
 use crate::policy::{Lifecycle, Settings};
-
-/// The main views.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum View {
-    Graph,
-    Changes,
-    History,
-    Policy,
-}
-
-impl View {
-    pub const ALL: [View; 4] = [View::Graph, View::Changes, View::History, View::Policy];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            View::Graph => "Graph",
-            View::Changes => "Changes",
-            View::History => "History",
-            View::Policy => "Policy",
-        }
-    }
-}
+use crate::ui::views::View;
 
 /// A user command (from the key table).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

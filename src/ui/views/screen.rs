@@ -1,4 +1,4 @@
-//! The whole screen: the top bar, the panes of the current view (a plain `match`), the
+//! The whole screen: the top bar, the panes of the current view (the view draws them), the
 //! footer, and an overlay on top; or a message when the terminal is too small or the load
 //! failed.
 
@@ -7,23 +7,16 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use super::action::View;
-use super::app::{App, Overlay, Phase};
-use super::changes::ChangesPane;
-use super::chrome::{Footer, TopBar};
-use super::detail::DetailPane;
-use super::finder::FinderPopup;
-use super::graph::GraphPane;
-use super::help::HelpPopup;
-use super::history::HistoryPane;
-use super::layout::{self, MIN_HEIGHT, MIN_WIDTH};
-use super::policy::PolicyPane;
-use super::versions::VersionsPane;
+use crate::ui::app::{App, Overlay, Phase};
+use crate::ui::panes::chrome::{Footer, TopBar};
+use crate::ui::panes::finder::FinderPopup;
+use crate::ui::panes::help::HelpPopup;
+use crate::ui::widgets::layout::{self, MIN_HEIGHT, MIN_WIDTH};
 
 impl Widget for &App {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let t = &self.theme;
-        let a = layout::areas(area, self.view, self.versions_width());
+        let a = self.view.areas(area, self.versions_width());
         if a.too_small {
             let msg = format!(
                 "protolapse needs a terminal of at least {MIN_WIDTH}×{MIN_HEIGHT}; this one is {}×{}. Enlarge it, or press q to quit.",
@@ -63,32 +56,7 @@ impl Widget for &App {
             (&Footer(self)).render(a.footer, buf);
             return;
         }
-        match self.view {
-            View::Graph | View::Changes => {
-                if let Some(r) = a.versions {
-                    (&VersionsPane(self)).render(r, buf);
-                }
-                if let Some(r) = a.graph {
-                    (&GraphPane(self)).render(r, buf);
-                }
-                if let Some(r) = a.changes {
-                    (&ChangesPane(self)).render(r, buf);
-                }
-                if let Some(r) = a.detail {
-                    (&DetailPane(self)).render(r, buf);
-                }
-            }
-            View::History => {
-                if let Some(r) = a.matrix {
-                    (&HistoryPane(self)).render(r, buf);
-                }
-            }
-            View::Policy => {
-                if let Some(r) = a.matrix {
-                    (&PolicyPane(self)).render(r, buf);
-                }
-            }
-        }
+        self.view.render(self, &a, buf);
         (&Footer(self)).render(a.footer, buf);
         match &self.overlay {
             Overlay::None => {}

@@ -14,11 +14,15 @@ use crate::load::{Loaded, Project, VersionId, lineage};
 use crate::policy::{Lifecycle, Settings};
 use crate::schema::Compiled;
 
-use super::action::{Action, FoundSet, View};
-use super::keys::Context;
-use super::layout::{self, Areas};
-use super::theme::Theme;
-use super::tree::Tree;
+use crate::ui::app::action::Action;
+use crate::ui::app::keys::Context;
+use crate::ui::app::tree::Tree;
+use crate::ui::app::{
+    CompareKey, DetailNav, FindMode, Finder, ListNav, MatrixNav, Overlay, Pane, Request,
+};
+use crate::ui::views::View;
+use crate::ui::widgets::layout::Areas;
+use crate::ui::widgets::theme::Theme;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Phase {
@@ -31,100 +35,6 @@ pub enum Phase {
     },
     Done,
     Failed(String),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pane {
-    Versions,
-    Graph,
-    Detail,
-    Changes,
-    Matrix,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FindMode {
-    Root,
-    Jump,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finder {
-    pub mode: FindMode,
-    pub query: String,
-    pub results: Option<FoundSet>,
-    pub cursor: usize,
-    pub scroll: usize,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Overlay {
-    None,
-    Help { scroll: usize },
-    Finder(Finder),
-}
-
-/// A cursor and a scroll offset over a list.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ListNav {
-    pub cursor: usize,
-    pub scroll: usize,
-}
-
-impl ListNav {
-    pub fn step(&mut self, delta: isize, len: usize) {
-        if len == 0 {
-            self.cursor = 0;
-            return;
-        }
-        self.cursor = self.cursor.saturating_add_signed(delta).min(len - 1);
-    }
-}
-
-/// A cell cursor over a matrix, with scroll offsets.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct MatrixNav {
-    pub row: usize,
-    pub col: usize,
-    pub row_scroll: usize,
-    pub col_scroll: usize,
-}
-
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct DetailNav {
-    /// Which of the node's changes is shown.
-    pub rule: usize,
-    pub scroll: usize,
-}
-
-/// Which comparison is wanted: (old version, new version, root).
-pub type CompareKey = (Option<VersionId>, VersionId, String);
-
-/// Slow work for a worker.
-#[derive(Debug, Clone)]
-pub enum Request {
-    Compare {
-        key: CompareKey,
-        old: Option<Box<Loaded>>,
-        new: Box<Loaded>,
-        ignores: crate::judge::Ignores,
-    },
-    Facts {
-        project: Arc<Project>,
-        settings: Settings,
-    },
-    Matrix {
-        project: Arc<Project>,
-        settings: Settings,
-    },
-    Lifecycle {
-        project: Arc<Project>,
-        container: String,
-    },
-    Find {
-        query: String,
-        roots_only: bool,
-    },
 }
 
 #[derive(Debug)]
@@ -219,12 +129,7 @@ impl App {
 
     /// The panes of the current view.
     pub fn areas(&self) -> Areas {
-        layout::areas(self.size, self.view, self.versions_width())
-    }
-
-    /// The width the versions pane would like.
-    pub fn versions_width(&self) -> u16 {
-        super::versions::width_wanted(self)
+        self.view.areas(self.size, self.versions_width())
     }
 
     /// The key context: the overlay, else the focused pane.
@@ -232,13 +137,10 @@ impl App {
         match &self.overlay {
             Overlay::Finder(_) => Context::Finder,
             Overlay::Help { .. } => Context::Help,
-            Overlay::None => match (self.view, self.focus) {
-                (_, Pane::Versions) => Context::Versions,
-                (_, Pane::Detail) => Context::Detail,
-                (View::Graph, _) => Context::Graph,
-                (View::Changes, _) => Context::Changes,
-                (View::History, _) => Context::History,
-                (View::Policy, _) => Context::Policy,
+            Overlay::None => match self.focus {
+                Pane::Versions => Context::Versions,
+                Pane::Detail => Context::Detail,
+                _ => self.view.context(),
             },
         }
     }
@@ -356,7 +258,7 @@ impl App {
         self.fit();
     }
 
-    fn opened(&mut self, o: super::action::Opened) {
+    fn opened(&mut self, o: crate::ui::app::action::Opened) {
         self.versions = o
             .versions
             .into_iter()

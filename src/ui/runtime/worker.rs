@@ -12,8 +12,8 @@ use crate::explore::Comparison;
 use crate::explore::facts;
 use crate::explore::names::Index;
 
-use super::action::{Action, Found, FoundSet};
-use super::app::Request;
+use crate::ui::app::Request;
+use crate::ui::app::action::{Action, Found, FoundSet};
 
 /// Who has results waiting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

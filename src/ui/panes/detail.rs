@@ -14,10 +14,10 @@ use crate::explore::{Comparison, NodeKind};
 use crate::policy::lifecycle::State;
 use crate::rules::{self, Change, RuleId, Severity, Source};
 
-use super::action::View;
-use super::app::{App, Pane};
-use super::text::{self, fit, wrap_all};
-use super::theme::Theme;
+use crate::ui::app::{App, Pane};
+use crate::ui::views::View;
+use crate::ui::widgets::text::{self, fit, wrap_all};
+use crate::ui::widgets::theme::Theme;
 
 /// What the pane describes.
 struct Subject {

@@ -7,10 +7,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use super::action::View;
-use super::app::{App, Phase};
-use super::keys;
-use super::layout::tabs;
+use crate::ui::app::keys;
+use crate::ui::app::{App, Phase};
+use crate::ui::views::{View, tabs};
 
 fn short(name: &str) -> &str {
     name.rsplit('.').next().unwrap_or(name)

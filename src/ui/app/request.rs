@@ -1,0 +1,36 @@
+//! The slow work the app asks a worker for: plain data, pushed to `App::outbox`.
+
+use std::sync::Arc;
+
+use crate::load::{Loaded, Project, VersionId};
+use crate::policy::Settings;
+
+/// Which comparison is wanted: (old version, new version, root).
+pub type CompareKey = (Option<VersionId>, VersionId, String);
+
+/// Slow work for a worker.
+#[derive(Debug, Clone)]
+pub enum Request {
+    Compare {
+        key: CompareKey,
+        old: Option<Box<Loaded>>,
+        new: Box<Loaded>,
+        ignores: crate::judge::Ignores,
+    },
+    Facts {
+        project: Arc<Project>,
+        settings: Settings,
+    },
+    Matrix {
+        project: Arc<Project>,
+        settings: Settings,
+    },
+    Lifecycle {
+        project: Arc<Project>,
+        container: String,
+    },
+    Find {
+        query: String,
+        roots_only: bool,
+    },
+}

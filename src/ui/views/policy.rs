@@ -1,0 +1,53 @@
+//! The policy view (`4`): the versions × semver and each policy, as a matrix over the whole
+//! body; it opens on the selected version.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use crate::ui::app::keys::Context;
+use crate::ui::app::tree;
+use crate::ui::app::{App, Pane};
+use crate::ui::panes::policy::{PolicyPane, column_at, visible_rows};
+use crate::ui::widgets::layout::Areas;
+
+pub const TITLE: &str = "Policy";
+pub const HELP: &str = "policy view: versions × semver and policies";
+pub const CONTEXT: Context = Context::Policy;
+pub const PANES: &[Pane] = &[Pane::Matrix];
+pub const MAIN: Pane = Pane::Matrix;
+
+pub fn layout(a: &mut Areas) {
+    a.matrix = Some(a.body);
+}
+
+pub fn render(app: &App, a: &Areas, buf: &mut Buffer) {
+    if let Some(r) = a.matrix {
+        (&PolicyPane(app)).render(r, buf);
+    }
+}
+
+/// The matrix opens on the selected version.
+pub fn open(app: &mut App) {
+    app.policy_nav.row = app.selected;
+}
+
+/// A click on a cell moves the cursor there.
+pub fn click(app: &mut App, rect: Rect, column: u16, row: u16, top: u16) {
+    let col = column.saturating_sub(rect.x + 1) as usize;
+    app.policy_nav.row = app.policy_nav.row_scroll + (row - top - 1) as usize;
+    if let Some(c) = column_at(app, col) {
+        app.policy_nav.col = c;
+    }
+}
+
+/// Keeps the cursor on a version and a column the matrix shows.
+pub fn fit(app: &mut App, area: Rect) {
+    let nv = app.versions.len();
+    let ncols = 1 + app.matrix.as_ref().map(|m| m.columns.len()).unwrap_or(0);
+    let rows = visible_rows(area);
+    let nav = &mut app.policy_nav;
+    nav.row = nav.row.min(nv.saturating_sub(1));
+    nav.col = nav.col.min(ncols - 1);
+    tree::fit(&mut nav.row_scroll, nav.row, nv, rows);
+}
