@@ -59,7 +59,9 @@ pub fn diff(
     let changes = judge(&sa, &sb, &scope, ignores);
     let (on, nn, root) = (a.name(), b.name(), scope.root());
     Ok(if json {
-        pretty(&report::diff::to_json(on, nn, root, &changes))?
+        pretty(&serde_json::to_value(report::diff::to_json(
+            on, nn, root, &changes,
+        ))?)?
     } else {
         report::diff::to_text(on, nn, root, &changes, |file| {
             [b, a]
@@ -85,7 +87,7 @@ pub fn blame(opened: &Opened, name: &str, json: bool) -> Result<String> {
     })?;
     let l = lifecycle(versions, &full);
     if json {
-        pretty(&l)
+        pretty(&serde_json::to_value(&l)?)
     } else {
         Ok(report::blame::to_text(&l))
     }
