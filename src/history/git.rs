@@ -8,7 +8,6 @@ use std::time::Instant;
 use git2::{ObjectType, Oid, Repository, Tree};
 
 use super::buf::{Roots, given_roots, roots_from_buf_files};
-use super::links::is_link;
 use super::order::{compare, parse_tag_version, tag_prefix};
 use super::resolve::{FileSet, TreeFiles};
 use super::{
@@ -228,6 +227,14 @@ fn peel_tag(repo: &Repository, target: Oid) -> Result<(Oid, Option<String>), Str
         }
     }
     Err("the tag is a chain of more than 64 tags".into())
+}
+
+/// Git's file mode of a symbolic link.
+const LINK_MODE: i32 = 0o120000;
+
+/// Whether a tree entry is a symbolic link.
+pub(super) fn is_link(filemode: i32) -> bool {
+    filemode == LINK_MODE
 }
 
 /// One entry of a tree's listing: a `.proto` file, or a symbolic link (any name), by its

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use git2::{Oid, Tree};
 
 use super::buf::excluded;
-use super::git::{Entry, Reader};
+use super::git::{Entry, Reader, is_link};
 use super::resolve::vendor_dir;
 use super::resolve::{FileSet, join, shown_path};
 use super::{Origin, SourceFile};
@@ -18,8 +18,6 @@ pub(super) const MAX_HOPS: usize = 16;
 pub(super) const MAX_FOLDER_LINKS: usize = 256;
 /// Longest link target read.
 const MAX_TARGET_BYTES: usize = 4096;
-/// Git's file mode of a symbolic link.
-const LINK_MODE: i32 = 0o120000;
 
 /// Where a path leads in a commit's tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -254,7 +252,7 @@ impl Reader<'_> {
                     names.push(part);
                     trees.push(id);
                 }
-                Some(git2::ObjectType::Blob) if entry.filemode() == LINK_MODE => {
+                Some(git2::ObjectType::Blob) if is_link(entry.filemode()) => {
                     hops += 1;
                     if hops > MAX_HOPS {
                         return End::TooManyHops;
@@ -304,9 +302,4 @@ impl Reader<'_> {
         self.link_targets.insert(id, target.clone());
         target
     }
-}
-
-/// Whether a tree entry is a symbolic link.
-pub(super) fn is_link(filemode: i32) -> bool {
-    filemode == LINK_MODE
 }

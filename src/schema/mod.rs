@@ -7,6 +7,7 @@
 //! leaves `proto_text` (import statements) and `origin`.
 
 pub mod compile;
+mod diagnostic;
 pub mod docs;
 pub mod features;
 pub mod fingerprint;
@@ -19,6 +20,7 @@ mod wire;
 
 pub use protoc::source as protoc_source;
 
-pub use compile::{Cache, CompileStats, Compiled, Diagnostic, HowCompiled, SourceRef, Status};
+pub use compile::{Cache, CompileStats, Compiled, HowCompiled, SourceRef, Status};
+pub use diagnostic::Diagnostic;
 pub use graph::{RootMatch, TypeGraph};
 pub use model::{Content, Origin, Schema};

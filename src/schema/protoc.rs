@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use super::compile::Diagnostic;
+use super::diagnostic::Diagnostic;
 
 /// protoc processes started by this process, for `bench`.
 pub static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

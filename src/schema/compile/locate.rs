@@ -3,8 +3,8 @@
 
 use miette::Diagnostic as _;
 
+use super::super::diagnostic::Diagnostic;
 use super::super::model::FileDocs;
-use super::Diagnostic;
 
 /// A protox error as a diagnostic: file, line and column from its first label.
 pub(super) fn diagnostic<'t>(

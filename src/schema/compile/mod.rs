@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use protox::file::File;
 use serde::Serialize;
 
+use super::diagnostic::Diagnostic;
 use super::docs;
 use super::fingerprint::Memo;
 use super::model::{FileDocs, Origin, Schema};
@@ -45,29 +46,6 @@ pub struct SourceRef<'a> {
     pub blob: &'a str,
     pub text: Result<&'a str, &'a str>,
     pub origin: Origin,
-}
-
-/// A problem in one file, 1-based line and column (0 when unknown).
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Diagnostic {
-    pub file: String,
-    pub line: u32,
-    pub column: u32,
-    pub message: String,
-}
-
-impl std::fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match (self.file.is_empty(), self.line) {
-            (true, _) => write!(f, "{}", self.message),
-            (false, 0) => write!(f, "{}: {}", self.file, self.message),
-            (false, _) => write!(
-                f,
-                "{}:{}:{}: {}",
-                self.file, self.line, self.column, self.message
-            ),
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]

@@ -8,9 +8,10 @@ use std::time::Instant;
 use prost_reflect::DescriptorPool;
 use protox::file::{File, FileResolver, GoogleFileResolver};
 
+use super::super::diagnostic::Diagnostic;
 use super::super::model::FileDocs;
 use super::locate::{diagnostic, locate, root_hint};
-use super::{Cache, Diagnostic, Origin, Parsed, SourceRef};
+use super::{Cache, Origin, Parsed, SourceRef};
 
 impl Cache {
     /// protox links what needs no protoc, the judged files opened one at a time; returns the

@@ -12,12 +12,12 @@ use prost_reflect::DescriptorPool;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 
+use super::super::diagnostic::Diagnostic;
 use super::super::docs;
 use super::super::features;
 use super::super::model::FileDocs;
 use super::super::protoc;
 use super::super::wire::{self, EDITION, FILE, SOURCE_CODE_INFO, SYNTAX};
-use super::Diagnostic;
 use super::visibility::local_symbols;
 
 /// The head of a `FileDescriptorProto`: enough to rewrite it and follow its imports.

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 mod field;
 
-use super::compile::Diagnostic;
+use super::diagnostic::Diagnostic;
 use super::features::{self, Features};
 use super::fingerprint::{self, Memo};
 use super::model::*;
