@@ -419,3 +419,34 @@ mod hostile_and_edges {
         );
     }
 }
+
+mod option_text {
+    use super::*;
+
+    /// prost-reflect writes a map in hash order, which changes from run to run; the model's
+    /// option text lists map entries by key, so equal options compare equal.
+    #[test]
+    fn map_entries_in_an_option_value_are_in_key_order() {
+        let keys: Vec<String> = (0..20).map(|i| format!("k{i:02}")).collect();
+        let entries: String = keys
+            .iter()
+            .rev()
+            .map(|k| format!(" m {{ key: \"{k}\" value: 1 }}"))
+            .collect();
+        let text = format!(
+            "syntax = \"proto3\";\nimport \"google/protobuf/descriptor.proto\";\n\
+             message Opt {{ map<string, int32> m = 1; }}\n\
+             extend google.protobuf.MessageOptions {{ Opt opt = 50000; }}\n\
+             message Tagged {{ option (opt) = {{{entries} }}; }}\n"
+        );
+        let out = Cache::new().compile(&[src("o.proto", "1", &text)]);
+        assert_eq!(out.status, Status::Complete, "{:?}", out.diagnostics);
+        let value = &out.schema.content.messages["Tagged"].options["(opt)"];
+        let found: Vec<&str> = value
+            .split("key:\"")
+            .skip(1)
+            .filter_map(|s| s.split('"').next())
+            .collect();
+        assert_eq!(found, keys, "{value}");
+    }
+}

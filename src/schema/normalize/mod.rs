@@ -354,24 +354,96 @@ fn options_text(options: &DynamicMessage, skip: &[&str]) -> Options {
     out
 }
 
-/// An option value as text format, enum values by name (`CORD`, not `1`).
+/// An option value as text format, enum values by name (`CORD`, not `1`). prost-reflect's
+/// own text format writes a map in its hash order, which differs from run to run: maps are
+/// written here with their entries in key order, so that equal options give equal text (and
+/// equal fingerprints).
 fn value_text(kind: &Kind, value: &prost_reflect::Value) -> String {
+    let mut out = String::new();
+    write_value(&mut out, Some(kind), value);
+    out
+}
+
+fn write_value(out: &mut String, kind: Option<&Kind>, value: &prost_reflect::Value) {
     use prost_reflect::Value;
-    let name = |n: i32| match kind {
-        Kind::Enum(e) => e
-            .get_value(n)
-            .map_or_else(|| n.to_string(), |v| v.name().to_string()),
-        _ => n.to_string(),
-    };
     match value {
-        Value::EnumNumber(n) => name(*n),
-        Value::List(items) if matches!(kind, Kind::Enum(_)) => {
-            let items: Vec<String> = items
-                .iter()
-                .map(|v| v.as_enum_number().map_or_else(|| v.to_string(), name))
-                .collect();
-            format!("[{}]", items.join(","))
+        Value::EnumNumber(n) => match kind {
+            Some(Kind::Enum(e)) => match e.get_value(*n) {
+                Some(v) => out.push_str(v.name()),
+                None => out.push_str(&n.to_string()),
+            },
+            _ => out.push_str(&n.to_string()),
+        },
+        Value::List(items) => {
+            out.push('[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_value(out, kind, v);
+            }
+            out.push(']');
         }
-        other => other.to_string(),
+        Value::Map(map) => {
+            let value_kind = kind
+                .and_then(|k| k.as_message())
+                .map(|m| m.map_entry_value_field().kind());
+            let mut entries: Vec<(String, String)> = map
+                .iter()
+                .map(|(k, v)| {
+                    let mut text = String::new();
+                    write_field_value(&mut text, value_kind.as_ref(), v);
+                    (Value::from(k.clone()).to_string(), text)
+                })
+                .collect();
+            entries.sort();
+            out.push('[');
+            for (i, (k, v)) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&format!("{{key:{k},value{v}}}"));
+            }
+            out.push(']');
+        }
+        // `Any` is written expanded by prost-reflect; everything else field by field.
+        Value::Message(m)
+            if prost_reflect::ReflectMessage::descriptor(m).full_name()
+                != "google.protobuf.Any" =>
+        {
+            let mut fields: Vec<(u32, String, Kind, &Value)> = m
+                .fields()
+                .map(|(f, v)| {
+                    let name = match f.kind() {
+                        Kind::Message(t) if f.is_group() => t.name().to_string(),
+                        _ => f.name().to_string(),
+                    };
+                    (f.number(), name, f.kind(), v)
+                })
+                .chain(
+                    m.extensions()
+                        .map(|(x, v)| (x.number(), format!("[{}]", x.full_name()), x.kind(), v)),
+                )
+                .collect();
+            fields.sort_by_key(|f| f.0);
+            out.push('{');
+            for (i, (_, name, kind, v)) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(name);
+                write_field_value(out, Some(kind), v);
+            }
+            out.push('}');
+        }
+        other => out.push_str(&other.to_string()),
     }
+}
+
+/// A field's value after its name: `:value`, or a message directly (`name{...}`).
+fn write_field_value(out: &mut String, kind: Option<&Kind>, value: &prost_reflect::Value) {
+    if !matches!(value, prost_reflect::Value::Message(_)) {
+        out.push(':');
+    }
+    write_value(out, kind, value);
 }
