@@ -13,8 +13,8 @@
 //! no colour, and no git.
 
 pub mod compare;
-pub mod decl;
 pub mod facts;
 pub mod names;
+pub mod tokens;
 
 pub use compare::{Comparison, Node, NodeKind, Row, Sides, Step};

@@ -10,9 +10,10 @@
 //! its name (see `field::F`).
 
 use crate::diff::{Pair, Pairing};
+use crate::schema::decl;
 use crate::schema::model::Extension;
 
-use super::field::{F, changed, extension_decl, number_changed};
+use super::field::{F, changed, number_changed};
 use super::verdict::Severity::*;
 use super::verdict::{Directions, Source, Verdict};
 use super::{Finding, RuleId};
@@ -34,7 +35,7 @@ fn extension_added(n: &Extension) -> Finding {
         element: n.full_name.clone(),
         number: Some(i64::from(n.field.number)),
         old: None,
-        new: Some(extension_decl(n)),
+        new: Some(decl::extension_short(n)),
         // Old binary readers keep it as an unknown field; old JSON readers meet the key
         // `[pkg.name]` they cannot resolve, as they meet an added field's key.
         verdict: Verdict {
@@ -58,7 +59,7 @@ fn extension_removed(o: &Extension) -> Finding {
         rule: RuleId::EXTENSION_REMOVED,
         element: o.full_name.clone(),
         number: Some(i64::from(o.field.number)),
-        old: Some(extension_decl(o)),
+        old: Some(decl::extension_short(o)),
         new: None,
         // As a removed field whose number is not reserved: old data reads as an unknown field
         // today, but the number is free for a later extension (anyone's, in the extended

@@ -7,6 +7,7 @@
 //! leaves `proto_text` (import statements) and `origin`.
 
 pub mod compile;
+pub mod decl;
 mod diagnostic;
 pub mod docs;
 pub mod features;

@@ -7,8 +7,8 @@ use crate::rules::{Change, RuleId, Severity};
 use crate::schema::graph::type_text;
 use crate::schema::model::{Content, EnumValue, Field, Method};
 
-use super::super::decl;
 use super::{Node, NodeKind, Sides, Step, TypePair};
+use crate::schema::decl;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Member {
@@ -355,7 +355,7 @@ impl Builder<'_> {
                     name: format!("[{}]", x.full_name),
                     ty: short_type(&x.field),
                     target: field_target(c, &x.field),
-                    decl: format!("extend {} {{ {} }}", x.extendee, decl::field(&x.field)),
+                    decl: decl::extension(x),
                 },
                 Item::Value(v) => One {
                     kind: NodeKind::Value,

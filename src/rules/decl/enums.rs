@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use crate::diff::Pair;
+use crate::schema::decl;
 use crate::schema::model::{Enum, EnumValue};
 
 use super::super::options::{self, Kind};
@@ -151,8 +152,8 @@ pub(super) fn enum_value_number_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<F
                 RuleId::ENUM_VALUE_NUMBER_CHANGED,
                 &format!("{}.{}", n.full_name, nv.name),
                 Some(i64::from(nv.number)),
-                Some(format!("{} = {}", ov.name, ov.number)),
-                Some(format!("{} = {}", nv.name, nv.number)),
+                Some(decl::value_short(ov)),
+                Some(decl::value_short(nv)),
                 Verdict {
                     wire: BOTH_BREAK,
                     ..Verdict::SAFE

@@ -10,7 +10,7 @@ mod structural;
 use std::collections::BTreeSet;
 
 use crate::diff::Pairing;
-use crate::schema::graph::type_text;
+use crate::schema::decl;
 use crate::schema::model::{Cardinality, Content, Extension, Field, Message, Presence};
 
 use super::verdict::Severity::*;
@@ -59,25 +59,10 @@ impl<'a> F<'a> {
 
     fn decl(&self) -> String {
         match self.ext {
-            Some(e) => extension_decl(e),
-            None => decl(self.f),
+            Some(e) => decl::extension_short(e),
+            None => decl::field_short(self.f),
         }
     }
-}
-
-fn decl(f: &Field) -> String {
-    format!("{} {} = {}", type_text(f), f.name, f.number)
-}
-
-/// `extend pkg.M { int32 pkg.name = 100 }`: the declaration, with the full name.
-pub(super) fn extension_decl(e: &Extension) -> String {
-    format!(
-        "extend {} {{ {} {} = {} }}",
-        e.extendee,
-        type_text(&e.field),
-        e.full_name,
-        e.field.number
-    )
 }
 
 /// FIELD_NUMBER_CHANGED: a field (or extension) that kept its name under a new number.
@@ -184,7 +169,7 @@ fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
         rule,
         element: format!("{}.{}", om.full_name, of.name),
         number: Some(i64::from(of.number)),
-        old: Some(decl(of)),
+        old: Some(decl::field_short(of)),
         new: None,
         verdict: v(
             Directions {
@@ -213,7 +198,7 @@ fn added(om: &Message, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
             element: format!("{}.{}", nm.full_name, nf.name),
             number: Some(i64::from(nf.number)),
             old: None,
-            new: Some(decl(nf)),
+            new: Some(decl::field_short(nf)),
             verdict,
             additive,
             message,

@@ -9,7 +9,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget};
 
-use crate::explore::decl::token_diff;
+use crate::explore::tokens::token_diff;
 use crate::explore::{Comparison, NodeKind};
 use crate::policy::lifecycle::State;
 use crate::rules::{self, Change, RuleId, Severity, Source};

@@ -1,7 +1,10 @@
-//! Declarations as one line of proto text, for showing old and new side by side.
+//! Declarations as proto text — the one renderer: the full declaration of a field, enum
+//! value, rpc, message or service (options included), which the terminal UI shows old and
+//! new side by side; and the short form a change records as its `old` and `new`
+//! (`int32 x = 1`, `NAME = 2`), which reports and JSON show.
 
-use crate::schema::graph::type_text;
-use crate::schema::model::{EnumValue, Field, Message, Method, Options, Service};
+use super::graph::type_text;
+use super::model::{EnumValue, Extension, Field, Message, Method, Options, Service};
 
 fn options(opts: &[(String, String)]) -> String {
     if opts.is_empty() {
@@ -141,92 +144,35 @@ fn default_json_name(name: &str) -> String {
     out
 }
 
-/// A piece of a declaration, and whether it differs from the other side.
-pub type Token = (String, bool);
-
-/// Splits two declarations into tokens and marks the tokens of each that the other lacks
-/// (a longest-common-subsequence over whitespace-separated tokens).
-pub fn token_diff(old: &str, new: &str) -> (Vec<Token>, Vec<Token>) {
-    let a: Vec<&str> = split_keep(old);
-    let b: Vec<&str> = split_keep(new);
-    let (n, m) = (a.len(), b.len());
-    // Large inputs: mark nothing rather than spend quadratic time.
-    if n * m > 40_000 {
-        return (
-            a.iter().map(|t| (t.to_string(), false)).collect(),
-            b.iter().map(|t| (t.to_string(), false)).collect(),
-        );
-    }
-    let mut l = vec![vec![0u16; m + 1]; n + 1];
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            l[i][j] = if a[i] == b[j] {
-                l[i + 1][j + 1] + 1
-            } else {
-                l[i + 1][j].max(l[i][j + 1])
-            };
-        }
-    }
-    let (mut i, mut j) = (0, 0);
-    let mut ka = vec![false; n];
-    let mut kb = vec![false; m];
-    while i < n && j < m {
-        if a[i] == b[j] {
-            ka[i] = true;
-            kb[j] = true;
-            i += 1;
-            j += 1;
-        } else if l[i + 1][j] >= l[i][j + 1] {
-            i += 1;
-        } else {
-            j += 1;
-        }
-    }
-    let mark = |toks: &[&str], keep: &[bool]| {
-        toks.iter()
-            .zip(keep)
-            .map(|(t, k)| (t.to_string(), !k && !t.trim().is_empty()))
-            .collect()
-    };
-    (mark(&a, &ka), mark(&b, &kb))
+/// `extend pkg.M { int32 name = 100; }`: an extension's full declaration.
+pub fn extension(x: &Extension) -> String {
+    format!("extend {} {{ {} }}", x.extendee, field(&x.field))
 }
 
-/// Tokens and the whitespace between them, so that joining them gives the text back.
-fn split_keep(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut in_space = None;
-    for (i, c) in s.char_indices() {
-        let space = c.is_whitespace();
-        match in_space {
-            Some(prev) if prev != space => {
-                out.push(&s[start..i]);
-                start = i;
-            }
-            _ => {}
-        }
-        in_space = Some(space);
-    }
-    if start < s.len() {
-        out.push(&s[start..]);
-    }
-    out
+/// `int32 x = 1`: a field's short form.
+pub fn field_short(f: &Field) -> String {
+    format!("{} {} = {}", type_text(f), f.name, f.number)
+}
+
+/// `extend pkg.M { int32 pkg.name = 100 }`: an extension's short form, with its full name.
+pub fn extension_short(e: &Extension) -> String {
+    format!(
+        "extend {} {{ {} {} = {} }}",
+        e.extendee,
+        type_text(&e.field),
+        e.full_name,
+        e.field.number
+    )
+}
+
+/// `NAME = 2`: an enum value's short form.
+pub fn value_short(v: &EnumValue) -> String {
+    format!("{} = {}", v.name, v.number)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn token_diff_marks_what_differs() {
-        let (a, b) = token_diff("uint32 passengers = 6;", "sint32 passengers = 6;");
-        let marked: Vec<&str> = a.iter().filter(|t| t.1).map(|t| t.0.as_str()).collect();
-        assert_eq!(marked, ["uint32"]);
-        let marked: Vec<&str> = b.iter().filter(|t| t.1).map(|t| t.0.as_str()).collect();
-        assert_eq!(marked, ["sint32"]);
-        let joined: String = b.iter().map(|t| t.0.as_str()).collect();
-        assert_eq!(joined, "sint32 passengers = 6;");
-    }
 
     #[test]
     fn json_names_follow_protoc() {
