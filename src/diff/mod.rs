@@ -12,6 +12,7 @@
 //!
 //! May import: `schema`.
 
+pub mod members;
 mod structural;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};

@@ -1,13 +1,14 @@
 //! Making the nodes of a comparison: pairing the members of two declarations, and attaching
 //! each change to the node it concerns.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use crate::rules::{Change, RuleId, Severity};
 use crate::schema::graph::type_text;
 use crate::schema::model::{Content, EnumValue, Field, Method};
 
 use super::{Node, NodeKind, Sides, Step, TypePair};
+use crate::diff::members;
 use crate::schema::decl;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -65,47 +66,62 @@ enum Item<'a> {
     Response(&'a Method),
 }
 
-/// The children of one side of a node, keyed by step.
-fn side_children<'a>(
-    c: &'a Content,
-    method: Option<&'a Method>,
-    ty: Option<&str>,
-) -> Vec<(Step, Item<'a>)> {
-    if let Some(m) = method {
-        return vec![
-            (Step::Request, Item::Request(m)),
-            (Step::Response, Item::Response(m)),
-        ];
+/// The children of a node that expands into the type pair `(ot, nt)`, paired by step:
+/// fields and extensions by number, enum values by number, rpcs by name — the pairing of
+/// `diff::members`, which the rules use too.
+fn paired_children<'a>(
+    old: &'a Content,
+    ot: Option<&str>,
+    new: &'a Content,
+    nt: Option<&str>,
+) -> BTreeMap<Step, (Option<Item<'a>>, Option<Item<'a>>)> {
+    let mut merged: BTreeMap<Step, (Option<Item<'a>>, Option<Item<'a>>)> = BTreeMap::new();
+    let (om, nm) = (
+        ot.and_then(|t| old.messages.get(t)),
+        nt.and_then(|t| new.messages.get(t)),
+    );
+    for s in members::fields(om, nm).slots {
+        merged.insert(
+            Step::Field(s.key),
+            (s.old.map(Item::Field), s.new.map(Item::Field)),
+        );
     }
-    let Some(ty) = ty else { return Vec::new() };
-    if let Some(m) = c.messages.get(ty) {
-        // Extension numbers lie in extension ranges, apart from the field numbers.
-        m.fields
-            .values()
-            .map(|f| (Step::Field(f.number), Item::Field(f)))
-            .chain(
-                c.extensions
-                    .get(ty)
-                    .into_iter()
-                    .flat_map(|x| x.values())
-                    .map(|x| (Step::Field(x.field.number), Item::Extension(x))),
-            )
-            .collect()
-    } else if let Some(e) = c.enums.get(ty) {
-        let mut seen = HashSet::new();
-        e.values
-            .iter()
-            .filter(|v| seen.insert(v.number))
-            .map(|v| (Step::Value(v.number), Item::Value(v)))
-            .collect()
-    } else if let Some(s) = c.services.get(ty) {
-        s.methods
-            .values()
-            .map(|m| (Step::Method(m.name.clone()), Item::Method(m)))
-            .collect()
-    } else {
-        Vec::new()
+    // Extension numbers lie in extension ranges, apart from the field numbers.
+    for (side, c, t, m) in [(0, old, ot, om), (1, new, nt, nm)] {
+        let extensions = t.filter(|_| m.is_some()).and_then(|t| c.extensions.get(t));
+        for x in extensions.into_iter().flat_map(|x| x.values()) {
+            let slot = merged
+                .entry(Step::Field(x.field.number))
+                .or_insert((None, None));
+            let item = Some(Item::Extension(x));
+            if side == 0 {
+                slot.0 = item
+            } else {
+                slot.1 = item
+            }
+        }
     }
+    let (oe, ne) = (
+        ot.and_then(|t| old.enums.get(t)),
+        nt.and_then(|t| new.enums.get(t)),
+    );
+    for s in members::values(oe, ne).slots {
+        merged.insert(
+            Step::Value(s.key),
+            (s.old.map(Item::Value), s.new.map(Item::Value)),
+        );
+    }
+    let (os, ns) = (
+        ot.and_then(|t| old.services.get(t)),
+        nt.and_then(|t| new.services.get(t)),
+    );
+    for s in members::methods(os, ns) {
+        merged.insert(
+            Step::Method(s.key.to_string()),
+            (s.old.map(Item::Method), s.new.map(Item::Method)),
+        );
+    }
+    merged
 }
 
 pub(super) struct Index {
@@ -287,28 +303,20 @@ impl Builder<'_> {
                 .and_then(|s| c.services.get(s))
                 .and_then(|s| s.methods.get(m))
         }
-        let (a, b) = if let Some(m) = method {
-            (
-                lookup(old, &types.0, m)
-                    .map(|m| side_children(old, Some(m), None))
-                    .unwrap_or_default(),
-                lookup(new, &types.1, m)
-                    .map(|m| side_children(new, Some(m), None))
-                    .unwrap_or_default(),
-            )
-        } else {
-            (
-                side_children(old, None, types.0.as_deref()),
-                side_children(new, None, types.1.as_deref()),
-            )
+        let merged = match method {
+            // An rpc's children: its request and its response.
+            Some(m) => {
+                let (a, b) = (lookup(old, &types.0, m), lookup(new, &types.1, m));
+                BTreeMap::from([
+                    (Step::Request, (a.map(Item::Request), b.map(Item::Request))),
+                    (
+                        Step::Response,
+                        (a.map(Item::Response), b.map(Item::Response)),
+                    ),
+                ])
+            }
+            None => paired_children(old, types.0.as_deref(), new, types.1.as_deref()),
         };
-        let mut merged: BTreeMap<Step, (Option<Item<'_>>, Option<Item<'_>>)> = BTreeMap::new();
-        for (s, it) in a {
-            merged.entry(s).or_insert((None, None)).0 = Some(it);
-        }
-        for (s, it) in b {
-            merged.entry(s).or_insert((None, None)).1 = Some(it);
-        }
         merged
             .into_iter()
             .filter_map(|(step, (a, b))| self.node(types, method, step, a, b))

@@ -2,9 +2,7 @@
 //! ENUM_OPTION_CHANGED, and the value rules (values paired by number; a value that kept its
 //! name under a new number is ENUM_VALUE_NUMBER_CHANGED and nothing else).
 
-use std::collections::BTreeSet;
-
-use crate::diff::Pair;
+use crate::diff::{Pair, members};
 use crate::schema::decl;
 use crate::schema::model::{Enum, EnumValue};
 
@@ -18,10 +16,6 @@ fn both<'a>(p: Pair<'a, Enum>) -> Option<(&'a Enum, &'a Enum)> {
     Some((p.old?, p.new?))
 }
 
-fn value(e: &Enum, num: i32) -> Option<&EnumValue> {
-    e.values.iter().find(|v| v.number == num)
-}
-
 fn reserved(e: &Enum, x: i32) -> bool {
     e.reserved_ranges
         .iter()
@@ -30,18 +24,7 @@ fn reserved(e: &Enum, x: i32) -> bool {
 
 /// Values that kept their name under a new number: (old, new).
 fn renumbered<'a>(o: &'a Enum, n: &'a Enum) -> Vec<(&'a EnumValue, &'a EnumValue)> {
-    o.values
-        .iter()
-        .filter_map(|ov| {
-            let nv = n
-                .values
-                .iter()
-                .find(|v| v.name == ov.name && v.number != ov.number)?;
-            value(o, nv.number)
-                .is_none_or(|x| x.name != nv.name)
-                .then_some((ov, nv))
-        })
-        .collect()
+    members::values(Some(o), Some(n)).renumbered
 }
 
 /// Numbers on either side, less those of renumbered values: (number, old value, new value).
@@ -49,15 +32,13 @@ fn by_number<'a>(
     o: &'a Enum,
     n: &'a Enum,
 ) -> Vec<(i32, Option<&'a EnumValue>, Option<&'a EnumValue>)> {
-    let moved: BTreeSet<i32> = renumbered(o, n)
-        .iter()
-        .flat_map(|(a, b)| [a.number, b.number])
-        .collect();
-    let numbers: BTreeSet<i32> = o.values.iter().chain(&n.values).map(|v| v.number).collect();
-    numbers
+    let members = members::values(Some(o), Some(n));
+    let (moved_old, moved_new) = members.moved(|v| v.number);
+    members
+        .slots
         .into_iter()
-        .filter(|x| !moved.contains(x))
-        .map(|x| (x, value(o, x), value(n, x)))
+        .filter(|s| !moved_old.contains(&s.key) && !moved_new.contains(&s.key))
+        .map(|s| (s.key, s.old, s.new))
         .collect()
 }
 

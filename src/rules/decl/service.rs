@@ -1,9 +1,7 @@
 //! Service rules: SERVICE_ADDED, SERVICE_REMOVED, SERVICE_OPTION_CHANGED and the RPC_* rules
 //! (methods by name).
 
-use std::collections::BTreeSet;
-
-use crate::diff::Pair;
+use crate::diff::{Pair, members};
 use crate::schema::model::{Method, Service};
 
 use super::super::options::{self, Kind};
@@ -30,16 +28,9 @@ fn methods<'a>(p: Pair<'a, Service>) -> Vec<(String, Option<&'a Method>, Option<
     let (Some(o), Some(n)) = (p.old, p.new) else {
         return vec![];
     };
-    let names: BTreeSet<&String> = o.methods.keys().chain(n.methods.keys()).collect();
-    names
+    members::methods(Some(o), Some(n))
         .into_iter()
-        .map(|name| {
-            (
-                format!("{}.{name}", n.full_name),
-                o.methods.get(name),
-                n.methods.get(name),
-            )
-        })
+        .map(|s| (format!("{}.{}", n.full_name, s.key), s.old, s.new))
         .collect()
 }
 

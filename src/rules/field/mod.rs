@@ -7,9 +7,7 @@
 mod changed;
 mod structural;
 
-use std::collections::BTreeSet;
-
-use crate::diff::Pairing;
+use crate::diff::{Pairing, members};
 use crate::schema::decl;
 use crate::schema::model::{Cardinality, Content, Extension, Field, Message, Presence};
 
@@ -109,29 +107,15 @@ pub(super) fn check(p: &Pairing<'_>, out: &mut Vec<Finding>) {
 }
 
 fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec<Finding>) {
+    let members = members::fields(Some(om), Some(nm));
     // A name kept under a new number.
-    let mut moved_old = BTreeSet::new();
-    let mut moved_new = BTreeSet::new();
-    for of in om.fields.values() {
-        if nm
-            .fields
-            .get(&of.number)
-            .is_some_and(|nf| nf.name == of.name)
-        {
-            continue;
-        }
-        if let Some(nf) = nm.fields.values().find(|nf| nf.name == of.name) {
-            if om.fields.get(&nf.number).is_some_and(|x| x.name == nf.name) {
-                continue;
-            }
-            moved_old.insert(of.number);
-            moved_new.insert(nf.number);
-            out.push(number_changed(&F::field(oc, om, of), &F::field(nc, nm, nf)));
-        }
+    for (of, nf) in &members.renumbered {
+        out.push(number_changed(&F::field(oc, om, of), &F::field(nc, nm, nf)));
     }
-    let numbers: BTreeSet<u32> = om.fields.keys().chain(nm.fields.keys()).copied().collect();
-    for n in numbers {
-        match (om.fields.get(&n), nm.fields.get(&n)) {
+    let (moved_old, moved_new) = members.moved(|f| f.number);
+    for slot in &members.slots {
+        let n = slot.key;
+        match (slot.old, slot.new) {
             (Some(of), None) if !moved_old.contains(&n) => removed(om, of, nm, out),
             (None, Some(nf)) if !moved_new.contains(&n) => added(om, nm, nf, out),
             (Some(of), Some(nf)) => changed(&F::field(oc, om, of), &F::field(nc, nm, nf), out),

@@ -1,0 +1,247 @@
+//! The members of a pair of declarations, paired — written once, for the rules and for the
+//! explorer's tree: fields by number, enum values by number (the first value of an alias
+//! set stands for the number), rpcs by name; and apart, the fields and values that kept
+//! their name under a new number (a renumbering). Names are looked up through an index, so
+//! a declaration with many members costs their number, not its square.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::schema::model::{Enum, EnumValue, Field, Message, Method, Service};
+
+/// One member slot (a number, or an rpc's name) with the member on each side.
+#[derive(Debug)]
+pub struct Slot<'a, K, T> {
+    pub key: K,
+    pub old: Option<&'a T>,
+    pub new: Option<&'a T>,
+}
+
+/// The members of two declarations, paired.
+#[derive(Debug)]
+pub struct Members<'a, K, T> {
+    /// Every key of either side, in order. A renumbered member is at its old number on the
+    /// old side and at its new number on the new side.
+    pub slots: Vec<Slot<'a, K, T>>,
+    /// Members that kept their name under a new number: (old, new).
+    pub renumbered: Vec<(&'a T, &'a T)>,
+}
+
+impl<K: Ord + Copy, T> Members<'_, K, T> {
+    /// The old and the new numbers a renumbering touched.
+    pub fn moved(&self, number: impl Fn(&T) -> K) -> (BTreeSet<K>, BTreeSet<K>) {
+        (
+            self.renumbered.iter().map(|(o, _)| number(o)).collect(),
+            self.renumbered.iter().map(|(_, n)| number(n)).collect(),
+        )
+    }
+}
+
+/// The fields of two messages (either may be absent: a type on one side only), by number.
+/// A field is renumbered when its name is at another number in the new message, its old
+/// number does not hold the same name there, and the new number did not hold it before.
+pub fn fields<'a>(om: Option<&'a Message>, nm: Option<&'a Message>) -> Members<'a, u32, Field> {
+    let numbers: BTreeSet<u32> = om
+        .into_iter()
+        .chain(nm)
+        .flat_map(|m| m.fields.keys().copied())
+        .collect();
+    let slots = numbers
+        .into_iter()
+        .map(|n| Slot {
+            key: n,
+            old: om.and_then(|m| m.fields.get(&n)),
+            new: nm.and_then(|m| m.fields.get(&n)),
+        })
+        .collect();
+    let mut renumbered = Vec::new();
+    if let (Some(om), Some(nm)) = (om, nm) {
+        let by_name: HashMap<&str, &Field> =
+            nm.fields.values().map(|f| (f.name.as_str(), f)).collect();
+        for of in om.fields.values() {
+            if nm
+                .fields
+                .get(&of.number)
+                .is_some_and(|nf| nf.name == of.name)
+            {
+                continue;
+            }
+            if let Some(nf) = by_name.get(of.name.as_str()) {
+                if om.fields.get(&nf.number).is_some_and(|x| x.name == nf.name) {
+                    continue;
+                }
+                renumbered.push((of, *nf));
+            }
+        }
+    }
+    Members { slots, renumbered }
+}
+
+/// The value standing for `number` in `e`: the first declared with it.
+pub fn value(e: &Enum, number: i32) -> Option<&EnumValue> {
+    e.values.iter().find(|v| v.number == number)
+}
+
+/// The values of two enums (either may be absent), by number. A value is renumbered when
+/// its name is at another number in the new enum and that number's value in the old enum
+/// is not of the same name.
+pub fn values<'a>(o: Option<&'a Enum>, n: Option<&'a Enum>) -> Members<'a, i32, EnumValue> {
+    let first = |e: Option<&'a Enum>| -> BTreeMap<i32, &'a EnumValue> {
+        let mut m = BTreeMap::new();
+        for v in e.into_iter().flat_map(|e| &e.values) {
+            m.entry(v.number).or_insert(v);
+        }
+        m
+    };
+    let (fo, fnew) = (first(o), first(n));
+    let numbers: BTreeSet<i32> = fo.keys().chain(fnew.keys()).copied().collect();
+    let slots = numbers
+        .into_iter()
+        .map(|x| Slot {
+            key: x,
+            old: fo.get(&x).copied(),
+            new: fnew.get(&x).copied(),
+        })
+        .collect();
+    let mut renumbered = Vec::new();
+    if let (Some(o), Some(n)) = (o, n) {
+        let by_name: HashMap<&str, &EnumValue> =
+            n.values.iter().map(|v| (v.name.as_str(), v)).collect();
+        for ov in &o.values {
+            let Some(nv) = by_name
+                .get(ov.name.as_str())
+                .filter(|v| v.number != ov.number)
+            else {
+                continue;
+            };
+            if fo.get(&nv.number).is_none_or(|x| x.name != nv.name) {
+                renumbered.push((ov, *nv));
+            }
+        }
+    }
+    Members { slots, renumbered }
+}
+
+/// The rpcs of two services (either may be absent), by name.
+pub fn methods<'a>(
+    o: Option<&'a Service>,
+    n: Option<&'a Service>,
+) -> Vec<Slot<'a, &'a str, Method>> {
+    let names: BTreeSet<&'a str> = o
+        .into_iter()
+        .chain(n)
+        .flat_map(|s| s.methods.keys().map(String::as_str))
+        .collect();
+    names
+        .into_iter()
+        .map(|name| Slot {
+            key: name,
+            old: o.and_then(|s| s.methods.get(name)),
+            new: n.and_then(|s| s.methods.get(name)),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content(text: &str) -> crate::schema::Content {
+        let out = crate::schema::Cache::new().compile(&[crate::schema::SourceRef {
+            path: "t.proto",
+            blob: text,
+            text: Ok(text),
+            origin: crate::origin::Origin::Root,
+        }]);
+        assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+        out.schema.content.clone()
+    }
+
+    #[test]
+    fn fields_pair_by_number_and_a_kept_name_is_a_renumbering() {
+        let old =
+            content("syntax = \"proto3\"; message M { int32 a = 1; int32 b = 2; int32 c = 3; }");
+        let new =
+            content("syntax = \"proto3\"; message M { int32 a = 1; int32 x = 2; int32 c = 4; }");
+        let m = fields(old.messages.get("M"), new.messages.get("M"));
+        let keys: Vec<(u32, Option<&str>, Option<&str>)> = m
+            .slots
+            .iter()
+            .map(|s| {
+                (
+                    s.key,
+                    s.old.map(|f| f.name.as_str()),
+                    s.new.map(|f| f.name.as_str()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                (1, Some("a"), Some("a")),
+                (2, Some("b"), Some("x")),
+                (3, Some("c"), None),
+                (4, None, Some("c")),
+            ]
+        );
+        let moved: Vec<(u32, u32)> = m
+            .renumbered
+            .iter()
+            .map(|(o, n)| (o.number, n.number))
+            .collect();
+        assert_eq!(moved, [(3, 4)]);
+        assert_eq!(m.moved(|f| f.number), ([3].into(), [4].into()));
+        // A type on one side only: every member one-sided, nothing renumbered.
+        let one = fields(None, new.messages.get("M"));
+        assert!(one.slots.iter().all(|s| s.old.is_none()) && one.renumbered.is_empty());
+    }
+
+    #[test]
+    fn enum_values_pair_by_number_the_first_alias_standing_for_it() {
+        let old = content(
+            "syntax = \"proto3\"; enum E { option allow_alias = true; Z = 0; A = 1; B = 1; C = 2; }",
+        );
+        let new = content("syntax = \"proto3\"; enum E { Z = 0; A = 1; C = 3; }");
+        let v = values(old.enums.get("E"), new.enums.get("E"));
+        let keys: Vec<(i32, Option<&str>, Option<&str>)> = v
+            .slots
+            .iter()
+            .map(|s| {
+                (
+                    s.key,
+                    s.old.map(|x| x.name.as_str()),
+                    s.new.map(|x| x.name.as_str()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                (0, Some("Z"), Some("Z")),
+                (1, Some("A"), Some("A")),
+                (2, Some("C"), None),
+                (3, None, Some("C")),
+            ]
+        );
+        let moved: Vec<&str> = v.renumbered.iter().map(|(o, _)| o.name.as_str()).collect();
+        assert_eq!(moved, ["C"]);
+    }
+
+    #[test]
+    fn rpcs_pair_by_name() {
+        let old = content(
+            "syntax = \"proto3\"; message R {} service S { rpc A(R) returns (R); rpc B(R) returns (R); }",
+        );
+        let new = content(
+            "syntax = \"proto3\"; message R {} service S { rpc B(R) returns (R); rpc C(R) returns (R); }",
+        );
+        let m = methods(old.services.get("S"), new.services.get("S"));
+        let keys: Vec<(&str, bool, bool)> = m
+            .iter()
+            .map(|s| (s.key, s.old.is_some(), s.new.is_some()))
+            .collect();
+        assert_eq!(
+            keys,
+            [("A", true, false), ("B", true, true), ("C", false, true)]
+        );
+    }
+}
