@@ -2,6 +2,7 @@
 //! rendered to a `TestBackend` and compared with `insta` snapshots (every view, on the demo
 //! history, at fixed sizes), and colours checked cell by cell.
 
+use protolapse::load::VersionId;
 use std::sync::{OnceLock, RwLock};
 
 use protolapse::explore::names::Index;
@@ -96,11 +97,12 @@ macro_rules! snap {
     };
 }
 
-fn index_of(app: &App, name: &str) -> usize {
+fn index_of(app: &App, name: &str) -> VersionId {
     app.versions
         .iter()
-        .position(|v| v.version.name == name)
+        .find(|v| v.version.name == name)
         .unwrap()
+        .id
 }
 
 /// Puts the graph cursor on a full name.
@@ -117,7 +119,7 @@ fn go_to(app: &mut App, name: &str) {
 
 /// Compares `old` with `new`, with the keys a user would press.
 fn pair(app: &mut App, old: &str, new: &str) {
-    let (o, n) = (index_of(app, old), index_of(app, new));
+    let (o, n) = (index_of(app, old).index(), index_of(app, new).index());
     let keep = app.focus;
     while app.focus != Pane::Versions {
         cmd(app, Command::FocusNext);
@@ -217,7 +219,7 @@ fn snapshot_policy_view() {
     let mut app = demo(120, 40, Some("FlightPath"), COLOR);
     cmd(&mut app, Command::View(View::Policy));
     let v = index_of(&app, "v1.1.0");
-    app.policy_nav.row = v;
+    app.policy_nav.row = v.index();
     cmd(&mut app, Command::Right);
     cmd(&mut app, Command::Right);
     cmd(&mut app, Command::Right);
@@ -264,7 +266,7 @@ fn moving_through_versions_compares_each_with_its_previous_relevant_version() {
     assert_eq!(app.phase, Phase::Done);
     assert_eq!(app.root.as_deref(), Some("physics.v1.FlightPath"));
     let last = app.versions.len() - 1;
-    assert_eq!(app.selected, last);
+    assert_eq!(app.selected, VersionId::at(last));
     assert!(app.current().is_some(), "the comparison arrived");
     act(&mut app, Action::Command(Command::FocusPrev));
     assert_eq!(app.focus, Pane::Versions);
@@ -442,7 +444,7 @@ fn mouse_clicks_select_and_the_wheel_scrolls() {
         },
     );
     assert_eq!(app.focus, Pane::Versions);
-    assert_eq!(app.selected, 2);
+    assert_eq!(app.selected, VersionId::at(2));
     let graph = app.areas().graph.unwrap();
     act(
         &mut app,
@@ -696,9 +698,9 @@ fn the_history_view_opens_on_the_field_under_the_cursor_and_clicks_pick_cells() 
         .expect("the lifecycle arrived")
         .clone();
     assert_eq!(l.rows[app.history_nav.row].number, 6);
-    assert_eq!(app.history_nav.col, app.selected);
+    assert_eq!(app.history_nav.col, app.selected.index());
     cmd(&mut app, Command::Left);
-    assert_eq!(app.history_nav.col, app.selected - 1);
+    assert_eq!(app.history_nav.col, app.selected.index() - 1);
     assert!(
         text(&app).contains("passengers in v1.2.0"),
         "{}",

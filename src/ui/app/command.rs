@@ -1,5 +1,6 @@
 //! What each command does, per pane and overlay (the finder's are in `find.rs`).
 
+use crate::load::VersionId;
 use crate::ui::app::action::Command;
 use crate::ui::app::{App, DetailNav, FindMode, Overlay, Pane};
 use crate::ui::views::View;
@@ -125,8 +126,7 @@ impl App {
                 } else {
                     self.base = Some(self.selected);
                     let name = self
-                        .versions
-                        .get(self.selected)
+                        .version(self.selected)
                         .map(|v| v.version.name.clone())
                         .unwrap_or_default();
                     self.status = Some(format!(
@@ -169,7 +169,12 @@ impl App {
             Pane::Versions => {
                 let n = self.versions.len();
                 if n > 0 {
-                    self.selected = self.selected.saturating_add_signed(delta).min(n - 1);
+                    self.selected = VersionId::at(
+                        self.selected
+                            .index()
+                            .saturating_add_signed(delta)
+                            .min(n - 1),
+                    );
                 }
             }
             Pane::Graph => {

@@ -12,9 +12,9 @@ impl App {
         if let Some(key) = self.compare_key()
             && self.current().is_none()
             && self.asked_compare.as_ref() != Some(&key)
-            && let Some(new) = self.side(key.1.index())
+            && let Some(new) = self.side(key.1)
         {
-            let old = key.0.and_then(|b| self.side(b.index()));
+            let old = key.0.and_then(|b| self.side(b));
             self.asked_compare = Some(key.clone());
             self.outbox.push(Request::Compare {
                 key,

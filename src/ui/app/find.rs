@@ -1,6 +1,7 @@
 //! The finder: what its commands do, what picking a name does (a new root, or a jump to the
 //! name's node in the graph, in a version that has it).
 
+use crate::load::VersionId;
 use crate::ui::app::action::{Command, Found};
 use crate::ui::app::{App, DetailNav, FindMode, ListNav, Overlay};
 use crate::ui::views::View;
@@ -64,8 +65,8 @@ impl App {
             return;
         }
         // Jump: to a version that has the name, then to its node.
-        if !(found.first..=found.last).contains(&self.selected) {
-            self.selected = found.last;
+        if !(found.first..=found.last).contains(&self.selected.index()) {
+            self.selected = VersionId::at(found.last);
             self.base = None;
         }
         self.pending_jump = Some(found.name.clone());

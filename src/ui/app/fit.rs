@@ -20,7 +20,10 @@ impl App {
             .map(|_| crate::ui::panes::versions::INFO_HEIGHT)
             .unwrap_or(0);
         let vh = inner(a.versions, 2 + 1 + info);
-        self.versions_nav.cursor = self.selected.min(self.versions.len().saturating_sub(1));
+        self.versions_nav.cursor = self
+            .selected
+            .index()
+            .min(self.versions.len().saturating_sub(1));
         tree::fit(
             &mut self.versions_nav.scroll,
             self.versions_nav.cursor,

@@ -1,6 +1,7 @@
 //! What a mouse event does: in a pop-up, on a tab, or on a pane (each view says what a click
 //! on its matrix does).
 
+use crate::load::VersionId;
 use crate::ui::app::action::{Command, Mouse};
 use crate::ui::app::{App, DetailNav, Overlay, Pane};
 use crate::ui::views::tabs;
@@ -78,7 +79,7 @@ impl App {
                         if row >= first {
                             let i = self.versions_nav.scroll + (row - first) as usize;
                             if i < self.versions.len() {
-                                self.selected = i;
+                                self.selected = VersionId::at(i);
                             }
                         }
                     }

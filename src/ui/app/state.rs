@@ -55,8 +55,9 @@ pub struct App {
     pub root: Option<String>,
     /// The root asked for (`--root`, config) until it resolves.
     pub root_wanted: Option<String>,
-    pub selected: usize,
-    pub base: Option<usize>,
+    /// The version on screen, and the one marked as the base (`b`), if any.
+    pub selected: VersionId,
+    pub base: Option<VersionId>,
     pub versions_nav: ListNav,
     pub comparison: Option<Arc<Comparison>>,
     pub tree: Tree,
@@ -100,7 +101,7 @@ impl App {
             settings: Settings::default(),
             root: None,
             root_wanted: root,
-            selected: 0,
+            selected: VersionId::default(),
             base: None,
             versions_nav: ListNav::default(),
             comparison: None,
@@ -152,14 +153,19 @@ impl App {
 
     /// The version compared with the selected one: the marked base, else the previous
     /// relevant version.
-    pub fn base_index(&self) -> Option<usize> {
+    pub fn base_index(&self) -> Option<VersionId> {
         self.base.or_else(|| self.previous(self.selected))
+    }
+
+    /// The version with this id, once the history is open.
+    pub fn version(&self, id: VersionId) -> Option<&Loaded> {
+        self.versions.get(id.index())
     }
 
     /// The previous relevant version of `i` (`load::lineage` decides, with what has compiled
     /// so far; once the whole history has, the same answer as the analysis).
-    pub fn previous(&self, i: usize) -> Option<usize> {
-        lineage::previous_to_compare(&self.versions, VersionId::at(i)).map(VersionId::index)
+    pub fn previous(&self, id: VersionId) -> Option<VersionId> {
+        lineage::previous_to_compare(&self.versions, id)
     }
 
     /// The compiled schema of version `i`, once compiled.
@@ -171,14 +177,13 @@ impl App {
     }
 
     /// Version `i` as one side of a comparison, when it has a schema.
-    pub(super) fn side(&self, i: usize) -> Option<Box<Loaded>> {
-        let v = self.versions.get(i).filter(|v| v.schema().is_some())?;
+    pub(super) fn side(&self, id: VersionId) -> Option<Box<Loaded>> {
+        let v = self.version(id).filter(|v| v.schema().is_some())?;
         Some(Box::new(v.clone()))
     }
 
-    fn comparable(&self, i: usize) -> Option<VersionId> {
-        let v = self.versions.get(i)?;
-        v.schema().map(|_| v.id)
+    fn comparable(&self, id: VersionId) -> Option<VersionId> {
+        self.version(id)?.schema().map(|_| id)
     }
 
     /// The comparison the screen should show now.
@@ -271,8 +276,8 @@ impl App {
             done: 0,
             total: self.versions.len(),
         };
-        self.selected = self.versions.len().saturating_sub(1);
-        self.versions_nav.cursor = self.selected;
+        self.selected = VersionId::at(self.versions.len().saturating_sub(1));
+        self.versions_nav.cursor = self.selected.index();
         if self.root_wanted.is_none() {
             self.root_wanted = o.config_root;
         }

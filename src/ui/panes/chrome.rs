@@ -23,8 +23,8 @@ impl Widget for &TopBar<'_> {
         let t = &app.theme;
         // Pieces in order of importance; the least important go first when space is short.
         let mut pair: Vec<Span> = Vec::new();
-        if let (Some(new), base) = (app.versions.get(app.selected), app.base_index()) {
-            if let Some(b) = base.and_then(|b| app.versions.get(b)) {
+        if let (Some(new), base) = (app.version(app.selected), app.base_index()) {
+            if let Some(b) = base.and_then(|b| app.version(b)) {
                 pair.push(Span::raw(crate::sanitize::line(&b.version.name)));
                 pair.push(Span::styled(" → ", t.dim()));
             }

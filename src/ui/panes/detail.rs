@@ -280,7 +280,7 @@ fn lifecycle_line(app: &App, s: &Subject) -> Option<Line<'static>> {
             spans.push(Span::styled(" · ", t.dim()));
         }
         first = false;
-        let vstyle = if i == app.selected {
+        let vstyle = if i == app.selected.index() {
             t.header().add_modifier(Modifier::UNDERLINED)
         } else {
             Style::new()

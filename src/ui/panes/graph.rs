@@ -94,7 +94,7 @@ pub fn empty_reason(app: &App) -> Option<Vec<Line<'static>>> {
             t.dim(),
         )]);
     };
-    let v = app.versions.get(app.selected)?;
+    let v = app.version(app.selected)?;
     let name = crate::sanitize::line(&v.version.name);
     match v.status() {
         Status::Pending => {
@@ -113,7 +113,7 @@ pub fn empty_reason(app: &App) -> Option<Vec<Line<'static>>> {
         _ => {}
     }
     if let Some(b) = app.base_index()
-        && let Some(bv) = app.versions.get(b)
+        && let Some(bv) = app.version(b)
     {
         let bname = crate::sanitize::line(&bv.version.name);
         match bv.status() {

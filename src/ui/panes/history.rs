@@ -130,7 +130,7 @@ impl Widget for &HistoryPane<'_> {
                 .unwrap_or_default();
             let style = if ci == nav.col {
                 t.header().add_modifier(Modifier::UNDERLINED)
-            } else if ci == app.selected {
+            } else if ci == app.selected.index() {
                 t.accent()
             } else {
                 t.dim()

@@ -128,7 +128,14 @@ impl Widget for &PolicyPane<'_> {
                 .map(|b| b.as_str())
                 .unwrap_or("");
             let mut spans = vec![
-                Span::styled(if vi == app.selected { "● " } else { "  " }, t.accent()),
+                Span::styled(
+                    if vi == app.selected.index() {
+                        "● "
+                    } else {
+                        "  "
+                    },
+                    t.accent(),
+                ),
                 Span::raw(fit(&crate::sanitize::line(&v.version.name), name_w + 1)),
                 Span::raw(fit(bump, 6)),
                 Span::styled(

@@ -106,10 +106,10 @@ impl Widget for &VersionsPane<'_> {
         {
             let Some(v) = app.versions.get(i) else { break };
             let f = facts(i);
-            let (mark, mark_style) = if i == app.selected {
+            let (mark, mark_style) = if v.id == app.selected {
                 ("● ", t.accent())
-            } else if Some(i) == base {
-                if app.base == Some(i) {
+            } else if Some(v.id) == base {
+                if app.base == Some(v.id) {
                     ("◆ ", t.warn())
                 } else {
                     ("○ ", t.accent())
@@ -180,7 +180,7 @@ impl Widget for &VersionsPane<'_> {
             let y = inner.y + 1 + row as u16;
             let r = Rect::new(inner.x, y, inner.width, 1);
             let line = Line::from(spans);
-            if i == app.selected {
+            if v.id == app.selected {
                 buf.set_style(r, t.selected(focused));
                 line.style(t.selected(focused)).render(r, buf);
             } else {
@@ -204,7 +204,7 @@ impl Widget for &VersionsPane<'_> {
 fn info_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     let t = &app.theme;
     let mut out = vec![Line::styled("─".repeat(width as usize), t.dim())];
-    let Some(v) = app.versions.get(app.selected) else {
+    let Some(v) = app.version(app.selected) else {
         return out;
     };
     let ver = &v.version;
@@ -247,7 +247,7 @@ fn info_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     if let Some(f) = app
         .facts
         .as_ref()
-        .and_then(|f| f.versions.get(app.selected))
+        .and_then(|f| f.versions.get(app.selected.index()))
     {
         if let Some(r) = &f.reason {
             let style = match f.semver {

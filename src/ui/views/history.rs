@@ -29,7 +29,7 @@ pub fn render(app: &App, a: &Areas, buf: &mut Buffer) {
 
 /// The matrix opens on the selected version.
 pub fn open(app: &mut App) {
-    app.history_nav.col = app.selected;
+    app.history_nav.col = app.selected.index();
     // On the row of the field under the graph's cursor.
     app.history_focus = app.tree.row().and_then(|r| r.node.number);
 }

@@ -29,7 +29,7 @@ pub fn render(app: &App, a: &Areas, buf: &mut Buffer) {
 
 /// The matrix opens on the selected version.
 pub fn open(app: &mut App) {
-    app.policy_nav.row = app.selected;
+    app.policy_nav.row = app.selected.index();
 }
 
 /// A click on a cell moves the cursor there.
