@@ -90,7 +90,7 @@ fn buffer(app: &App) -> Buffer {
 
 macro_rules! snap {
     ($name:expr, $app:expr) => {
-        insta::with_settings!({ snapshot_path => "snapshots", prepend_module_to_snapshot => false }, {
+        insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {
             insta::assert_snapshot!($name, screen(&$app).backend());
         });
     };
