@@ -7,9 +7,9 @@ use std::collections::VecDeque;
 use git2::{Oid, Tree};
 
 use super::buf::excluded;
-use super::git::{Entry, Reader, is_link};
 use super::resolve::vendor_dir;
 use super::resolve::{FileSet, join, shown_path};
+use super::tree::{Entry, Reader, is_link};
 use super::{Origin, SourceFile};
 
 /// Links followed in one resolution (a link to a link to ...), like the kernel's limit.

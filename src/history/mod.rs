@@ -21,6 +21,8 @@ mod git;
 mod links;
 mod order;
 mod resolve;
+mod tags;
+mod tree;
 mod worktree;
 
 use std::path::PathBuf;

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use git2::{ObjectType, Oid, Repository};
 
 use super::buf::{given_roots, roots_from_buf_files};
-use super::git::{Reader, decode_text};
 use super::links::{End, MAX_FOLDER_LINKS, MAX_HOPS, contains, origin};
 use super::resolve::{FileSet, TreeFiles, join, shown_path};
+use super::tree::{Reader, decode_text};
 use super::{HistoryOptions, SourceFile, Version, VersionKind};
 
 /// Folders below a root deeper than this are not read.

@@ -1,0 +1,134 @@
+//! Committed symbolic links, read from git and from the work tree alike: a vendor folder
+//! followed and compiled once, links leaving the repository never followed, cycles ended.
+
+use super::{HTTP, files, has_note, importer, opts, same_files, tag_and_worktree};
+use crate::common::{Repo, proto};
+use protolapse::history::{self, HistoryOptions, Origin};
+
+#[test]
+fn a_symlinked_vendor_folder_is_followed_and_compiled_once() {
+    // istio/api: third-party protos in common-protos/ (excluded by buf.yaml), reached by
+    // their import paths through a committed link `google -> common-protos/google`.
+    let mut r = Repo::new();
+    r.write(
+        "buf.yaml",
+        "version: v1\nbuild:\n  excludes:\n    - common-protos\n",
+    );
+    r.write("api/a.proto", &importer("api", &["google/api/http.proto"]));
+    r.write("common-protos/google/api/http.proto", HTTP);
+    r.symlink("google", "common-protos/google");
+    r.commit("one");
+    r.tag("v1.0.0");
+
+    let (v, wt) = tag_and_worktree(&r, HistoryOptions::default());
+    assert_eq!(
+        files(&v),
+        [
+            ("api/a.proto", "api/a.proto", Origin::Root),
+            (
+                "google/api/http.proto",
+                "common-protos/google/api/http.proto",
+                Origin::Excluded
+            ),
+        ],
+        "{:#?}",
+        v.resolution
+    );
+    has_note(&v, "link `google` -> `common-protos/google` followed");
+    has_note(
+        &v,
+        "common-protos/google/api/http.proto is the same file as google/api/http.proto",
+    );
+    same_files(&v, &wt);
+
+    // A clean work tree with links is no extra version.
+    let h = history::load(r.path(), &opts()).unwrap();
+    assert_eq!(h.versions.len(), 1);
+}
+
+#[test]
+fn links_leaving_the_repository_are_not_followed() {
+    let outside = tempfile::tempdir().unwrap();
+    let secret = "syntax = \"proto3\";\npackage secret;\nmessage Secret {}\n";
+    std::fs::write(outside.path().join("secret.proto"), secret).unwrap();
+    let out = outside.path().to_str().unwrap();
+
+    let mut r = Repo::new();
+    r.write("a.proto", &proto("a", "message A {}"));
+    r.symlink("abs.proto", &format!("{out}/secret.proto"));
+    r.symlink("sub/up.proto", "../../secret.proto"); // one `..` too many
+    r.symlink("dangling.proto", "nothing/here.proto");
+    r.symlink("ext", out); // a folder outside: skipped, nothing read
+    r.symlink("sub/ext2", "../.."); // the repository's parent
+    r.commit("one");
+    r.tag("v1.0.0");
+
+    let (v, wt) = tag_and_worktree(&r, HistoryOptions::default());
+    let paths: Vec<&str> = v.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        ["a.proto", "abs.proto", "dangling.proto", "sub/up.proto"]
+    );
+    let err = |p: &str| v.files.iter().find(|f| f.path == p).unwrap().text.clone();
+    assert_eq!(
+        err("abs.proto").unwrap_err(),
+        format!("symbolic link to `{out}/secret.proto` leaves the repository; not followed")
+    );
+    assert_eq!(
+        err("sub/up.proto").unwrap_err(),
+        "symbolic link to `../../secret.proto` leaves the repository; not followed"
+    );
+    assert_eq!(
+        err("dangling.proto").unwrap_err(),
+        "symbolic link to `nothing/here.proto` points to nothing in this version"
+    );
+    for f in v.files.iter().chain(&wt.files) {
+        if let Ok(text) = &f.text {
+            assert!(!text.contains("Secret"), "{} was read from outside", f.path);
+        }
+    }
+    has_note(&v, "link `ext`: symbolic link to");
+    same_files(&v, &wt);
+}
+
+#[test]
+fn link_cycles_terminate() {
+    let mut r = Repo::new();
+    r.symlink("a.proto", "b.proto");
+    r.symlink("b.proto", "a.proto");
+    r.symlink("loop", "."); // a folder linking to itself
+    r.write("d1/x.proto", &proto("x", "message X {}"));
+    r.write("d2/y.proto", &proto("y", "message Y {}"));
+    r.symlink("d1/up", ".."); // to its parent
+    r.symlink("d1/b", "../d2"); // d1/b -> d2, d2/a -> d1: a cycle through two folders
+    r.symlink("d2/a", "../d1");
+    r.commit("one");
+    r.tag("v1.0.0");
+
+    let (v, wt) = tag_and_worktree(&r, HistoryOptions::default());
+    let paths: Vec<&str> = v.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "a.proto",
+            "b.proto",
+            "d1/b/a/x.proto",
+            "d1/b/y.proto",
+            "d1/x.proto",
+            "d2/a/b/y.proto",
+            "d2/a/x.proto",
+            "d2/y.proto",
+        ]
+    );
+    let a = v.files[0].text.clone().unwrap_err();
+    assert!(a.contains("more than 16 links"), "{a}");
+    has_note(
+        &v,
+        "link `loop` -> `.` leads to a folder that contains it (a cycle)",
+    );
+    has_note(
+        &v,
+        "link `d1/up` -> `..` leads to a folder that contains it",
+    );
+    same_files(&v, &wt);
+}

@@ -1,0 +1,321 @@
+//! `App::update`: what actions, keys and the mouse do to the app, checked on its state and on
+//! the text of the screen: comparing versions, the graph's keys, the detail pane, the finders,
+//! the history view, resizing, failures, and the key table behind the help and the footer.
+
+use super::{COLOR, act, cmd, demo, go_to, index_of, rich, text};
+use protolapse::load::VersionId;
+use protolapse::ui::app::{Action, App, Command, Mouse, Overlay, Pane, Phase};
+use protolapse::ui::views::View;
+
+#[test]
+fn moving_through_versions_compares_each_with_its_previous_relevant_version() {
+    let mut app = demo(120, 40, Some("FlightPath"), COLOR);
+    assert_eq!(app.phase, Phase::Done);
+    assert_eq!(app.root.as_deref(), Some("physics.v1.FlightPath"));
+    let last = app.versions.len() - 1;
+    assert_eq!(app.selected, VersionId::at(last));
+    assert!(app.current().is_some(), "the comparison arrived");
+    act(&mut app, Action::Command(Command::FocusPrev));
+    assert_eq!(app.focus, Pane::Versions);
+    // v4.0.0 -> v3.0.1 -> v3.0.0 -> v2.2.0 -> v2.1.0 -> v2.0.0 -> v1.2.0 -> v1.1.1
+    for _ in 0..7 {
+        cmd(&mut app, Command::Up);
+    }
+    let v111 = index_of(&app, "v1.1.1");
+    assert_eq!(app.selected, v111);
+    let c = app.current().expect("compared");
+    assert_eq!((c.old.name(), c.new.name()), ("v1.1.0", "v1.1.1"));
+    assert!(text(&app).contains("v1.1.0 → v1.1.1"));
+    // A marked base: any two versions.
+    let v010 = index_of(&app, "v0.1.0");
+    cmd(&mut app, Command::Home);
+    assert_eq!(app.selected, v010);
+    cmd(&mut app, Command::MarkBase);
+    assert_eq!(app.base, Some(v010));
+    cmd(&mut app, Command::End);
+    let c = app.current().expect("compared");
+    assert_eq!((c.old.name(), c.new.name()), ("v0.1.0", "v4.0.0"));
+    cmd(&mut app, Command::Home);
+    cmd(&mut app, Command::MarkBase);
+    assert_eq!(app.base, None);
+}
+
+#[test]
+fn the_cursor_stays_on_its_field_across_versions() {
+    let mut app = demo(120, 40, Some("FlightPath"), COLOR);
+    go_to(&mut app, "physics.v1.FlightPath.passengers");
+    let path = app.tree.path.clone();
+    cmd(&mut app, Command::FocusPrev);
+    cmd(&mut app, Command::Up);
+    cmd(&mut app, Command::Up);
+    assert_eq!(app.tree.path, path);
+    assert_eq!(app.tree.row().unwrap().node.name, "passengers");
+}
+
+#[test]
+fn graph_keys_expand_collapse_filter_and_find_changes() {
+    let mut app = rich(120, 40, COLOR);
+    assert_eq!(app.focus, Pane::Graph);
+    // A new comparison opens the paths to what changed.
+    assert!(app.tree.auto);
+    assert!(app.tree.rows.iter().any(|r| r.node.name == "milli_kelvin"));
+    cmd(&mut app, Command::CollapseAll);
+    assert!(!app.tree.auto, "the user took over");
+    let before = app.tree.rows.len();
+    assert_eq!(before, 1 + 14, "the root and its fields");
+    cmd(&mut app, Command::Down); // id
+    cmd(&mut app, Command::Down); // waypoints
+    cmd(&mut app, Command::Enter);
+    assert!(app.tree.rows.len() > before, "expanded");
+    cmd(&mut app, Command::Left);
+    assert_eq!(app.tree.rows.len(), before, "collapsed");
+    cmd(&mut app, Command::Home);
+    cmd(&mut app, Command::ExpandAll);
+    let all = app.tree.rows.len();
+    assert!(all > before);
+    cmd(&mut app, Command::ToggleChanged);
+    assert!(app.tree.rows.len() < all);
+    assert!(
+        app.tree.rows[1..]
+            .iter()
+            .all(|r| r.node.worst_here_or_below().is_some())
+    );
+    cmd(&mut app, Command::ToggleChanged);
+    cmd(&mut app, Command::CollapseAll);
+    assert_eq!(app.tree.rows.len(), before);
+    cmd(&mut app, Command::Home);
+    cmd(&mut app, Command::NextChange);
+    let r = app.tree.row().unwrap();
+    assert!(!r.node.changes.is_empty());
+    let first = app.tree.path.clone();
+    cmd(&mut app, Command::NextChange);
+    assert_ne!(app.tree.path, first);
+    cmd(&mut app, Command::PrevChange);
+    assert_eq!(app.tree.path, first);
+}
+
+#[test]
+fn the_detail_pane_switches_between_a_nodes_changes() {
+    let mut app = rich(120, 40, COLOR);
+    go_to(&mut app, "physics.v1.Reading.milli_kelvin");
+    let n = app.tree.row().unwrap().node.changes.len();
+    assert!(n >= 2);
+    cmd(&mut app, Command::FocusNext);
+    assert_eq!(app.focus, Pane::Detail);
+    let shown = |app: &App| {
+        let c = app.current().unwrap();
+        let i = app.tree.row().unwrap().node.changes[app.detail.rule];
+        c.changes[i].rule
+    };
+    let first = shown(&app);
+    assert!(text(&app).contains(first.as_str()));
+    cmd(&mut app, Command::NextRule);
+    assert_ne!(shown(&app), first);
+    assert!(text(&app).contains(shown(&app).as_str()));
+    cmd(&mut app, Command::PageDown);
+    assert!(app.detail.scroll > 0, "the rule page scrolls");
+}
+
+#[test]
+fn enter_on_a_change_shows_its_node_in_the_graph() {
+    let mut app = rich(120, 40, COLOR);
+    cmd(&mut app, Command::View(View::Changes));
+    assert_eq!(app.focus, Pane::Changes);
+    cmd(&mut app, Command::Down);
+    let i = app.changes_nav.cursor;
+    cmd(&mut app, Command::Enter);
+    assert_eq!(app.view, View::Graph);
+    let node = &app.tree.row().unwrap().node;
+    assert!(node.changes.contains(&i));
+    assert_eq!(node.changes[app.detail.rule], i);
+    cmd(&mut app, Command::View(View::Changes));
+    cmd(&mut app, Command::Back);
+    assert_eq!(app.view, View::Graph);
+}
+
+#[test]
+fn the_root_finder_picks_the_root() {
+    let mut app = demo(120, 40, None, COLOR);
+    assert!(app.root.is_none());
+    for c in "flightserv".chars() {
+        act(&mut app, Action::Type(c));
+    }
+    let Overlay::Finder(f) = &app.overlay else {
+        panic!("finder")
+    };
+    let items = &f.results.as_ref().unwrap().items;
+    assert_eq!(items[0].name, "physics.v1.FlightService");
+    assert!(!items[0].indices.is_empty());
+    cmd(&mut app, Command::Enter);
+    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.root.as_deref(), Some("physics.v1.FlightService"));
+    assert!(app.current().is_some());
+}
+
+#[test]
+fn jumping_to_a_name_outside_the_root_moves_the_root() {
+    let mut app = demo(120, 40, Some("GetFlightRequest"), COLOR);
+    cmd(&mut app, Command::FindJump);
+    for c in "Temperature.sensor_id".chars() {
+        act(&mut app, Action::Type(c));
+    }
+    cmd(&mut app, Command::Enter);
+    assert_eq!(app.root.as_deref(), Some("physics.v1.Temperature"));
+    let r = app.tree.row().unwrap();
+    assert_eq!(r.node.element, "physics.v1.Temperature.sensor_id");
+    assert!(app.status.as_deref().unwrap_or("").contains("not reached"));
+}
+
+#[test]
+fn an_unknown_root_opens_the_finder_with_it() {
+    let app = demo(120, 40, Some("Temprature"), COLOR);
+    let Overlay::Finder(f) = &app.overlay else {
+        panic!("finder")
+    };
+    assert_eq!(f.query, "Temprature");
+    assert!(app.status.as_deref().unwrap_or("").contains("Temprature"));
+}
+
+#[test]
+fn mouse_clicks_select_and_the_wheel_scrolls() {
+    let mut app = demo(120, 40, Some("FlightPath"), COLOR);
+    let a = app.areas();
+    let versions = a.versions.unwrap();
+    // The third version row (below the border and the header).
+    act(
+        &mut app,
+        Action::Mouse {
+            kind: Mouse::Click,
+            column: versions.x + 3,
+            row: versions.y + 2 + 2,
+        },
+    );
+    assert_eq!(app.focus, Pane::Versions);
+    assert_eq!(app.selected, VersionId::at(2));
+    let graph = app.areas().graph.unwrap();
+    act(
+        &mut app,
+        Action::Mouse {
+            kind: Mouse::ScrollDown,
+            column: graph.x + 5,
+            row: graph.y + 3,
+        },
+    );
+    assert_eq!(app.tree.cursor, 3);
+    // A click on a tab switches the view.
+    let tab = View::Changes;
+    let (_, r) = protolapse::ui::views::tabs(app.areas().top)
+        .into_iter()
+        .find(|(v, _)| *v == tab)
+        .unwrap();
+    act(
+        &mut app,
+        Action::Mouse {
+            kind: Mouse::Click,
+            column: r.x + 1,
+            row: r.y,
+        },
+    );
+    assert_eq!(app.view, tab);
+}
+
+#[test]
+fn resizing_and_quitting() {
+    let mut app = demo(120, 40, Some("FlightPath"), COLOR);
+    act(&mut app, Action::Resize(40, 10));
+    assert!(app.areas().too_small);
+    assert!(text(&app).contains("60×16"), "{}", text(&app));
+    act(&mut app, Action::Resize(100, 30));
+    assert!(!app.areas().too_small);
+    assert!(!app.quit);
+    cmd(&mut app, Command::Quit);
+    assert!(app.quit);
+}
+
+#[test]
+fn every_key_in_the_help_and_footer_comes_from_the_table() {
+    let mut app = demo(120, 40, Some("FlightPath"), COLOR);
+    let footer = text(&app).lines().last().unwrap_or("").to_string();
+    for (keys, label) in protolapse::ui::app::keys::footer(app.context())
+        .iter()
+        .take(4)
+    {
+        assert!(
+            footer.contains(keys.as_str()) && footer.contains(label),
+            "{footer}"
+        );
+    }
+    cmd(&mut app, Command::Help);
+    let help = text(&app);
+    assert!(help.contains("expand or collapse the node"));
+    assert!(help.contains("quit"));
+}
+
+#[test]
+fn the_history_view_opens_on_the_field_under_the_cursor_and_clicks_pick_cells() {
+    let mut app = rich(120, 40, COLOR);
+    go_to(&mut app, "physics.v1.FlightPath.passengers");
+    cmd(&mut app, Command::View(View::History));
+    let container = app.history_container().unwrap();
+    assert_eq!(container, "physics.v1.FlightPath");
+    let l = app
+        .lifecycles
+        .get(&container)
+        .expect("the lifecycle arrived")
+        .clone();
+    assert_eq!(l.rows[app.history_nav.row].number, 6);
+    assert_eq!(app.history_nav.col, app.selected.index());
+    cmd(&mut app, Command::Left);
+    assert_eq!(app.history_nav.col, app.selected.index() - 1);
+    assert!(
+        text(&app).contains("passengers in v1.2.0"),
+        "{}",
+        text(&app)
+    );
+    // A click on the first version's cell of the first row.
+    let area = app.areas().matrix.unwrap();
+    let (label, _, _, _) = {
+        let l = app.lifecycles.get(&container).unwrap().clone();
+        let cell = app
+            .versions
+            .iter()
+            .map(|v| v.version.name.len())
+            .max()
+            .unwrap()
+            .clamp(3, 9)
+            + 1;
+        let num_w = l
+            .rows
+            .iter()
+            .map(|m| m.number.to_string().len())
+            .max()
+            .unwrap();
+        let name_w = l
+            .rows
+            .iter()
+            .map(|m| m.names.last().unwrap().len())
+            .max()
+            .unwrap()
+            .min(28);
+        (num_w + 1 + name_w + 2, cell, 0, 0)
+    };
+    act(
+        &mut app,
+        Action::Mouse {
+            kind: Mouse::Click,
+            column: area.x + 1 + label as u16 + 1,
+            row: area.y + 2,
+        },
+    );
+    assert_eq!((app.history_nav.row, app.history_nav.col), (0, 0));
+}
+
+#[test]
+fn a_failing_worker_is_a_status_message_not_a_hang() {
+    let mut app = demo(120, 40, Some("FlightPath"), COLOR);
+    act(
+        &mut app,
+        Action::Failed("internal error in the compare worker: boom".into()),
+    );
+    assert!(text(&app).contains("internal error in the compare worker"));
+}
