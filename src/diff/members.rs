@@ -1,8 +1,10 @@
 //! The members of a pair of declarations, paired — written once, for the rules and for the
 //! explorer's tree: fields by number, enum values by number (the first value of an alias
 //! set stands for the number), rpcs by name; and apart, the fields and values that kept
-//! their name under a new number (a renumbering). Names are looked up through an index, so
-//! a declaration with many members costs their number, not its square.
+//! their name under a new number (a renumbering). What a renumbering leaves of a slot (the
+//! member that stayed, or the one that came) is in [`Members::remains`], so no member goes
+//! unjudged. Names are looked up through an index, so a declaration with many members
+//! costs their number, not its square.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -26,13 +28,42 @@ pub struct Members<'a, K, T> {
     pub renumbered: Vec<(&'a T, &'a T)>,
 }
 
-impl<K: Ord + Copy, T> Members<'_, K, T> {
-    /// The old and the new numbers a renumbering touched.
-    pub fn moved(&self, number: impl Fn(&T) -> K) -> (BTreeSet<K>, BTreeSet<K>) {
-        (
-            self.renumbered.iter().map(|(o, _)| number(o)).collect(),
-            self.renumbered.iter().map(|(_, n)| number(n)).collect(),
-        )
+/// What is left of a slot once renumbered members are accounted for (by their own change):
+/// `old` and `new` are the members still to judge there (removed, added, renamed);
+/// `moved_out` is the renumbering (old, new) whose old member left this number, `moved_in`
+/// the one whose new member came to it.
+#[derive(Debug)]
+pub struct Remains<'a, K, T> {
+    pub key: K,
+    pub old: Option<&'a T>,
+    pub new: Option<&'a T>,
+    pub moved_out: Option<(&'a T, &'a T)>,
+    pub moved_in: Option<(&'a T, &'a T)>,
+}
+
+impl<'a, K: Copy, T> Members<'a, K, T> {
+    /// Every slot with something left to judge: a renumbered member is taken out of its
+    /// slots (it is its renumbering's), what stays beside it is kept, with the renumbering
+    /// that moved out or in named.
+    pub fn remains(&self) -> Vec<Remains<'a, K, T>> {
+        type Moves<'a, T> = HashMap<*const T, (&'a T, &'a T)>;
+        let outs: Moves<'a, T> = self.renumbered.iter().map(|&m| (m.0 as _, m)).collect();
+        let ins: Moves<'a, T> = self.renumbered.iter().map(|&m| (m.1 as _, m)).collect();
+        self.slots
+            .iter()
+            .filter_map(|s| {
+                let out = s.old.and_then(|o| outs.get(&(o as *const T)).copied());
+                let came = s.new.and_then(|n| ins.get(&(n as *const T)).copied());
+                let r = Remains {
+                    key: s.key,
+                    old: s.old.filter(|_| out.is_none()),
+                    new: s.new.filter(|_| came.is_none()),
+                    moved_out: out,
+                    moved_in: came,
+                };
+                (r.old.is_some() || r.new.is_some()).then_some(r)
+            })
+            .collect()
     }
 }
 
@@ -189,10 +220,50 @@ mod tests {
             .map(|(o, n)| (o.number, n.number))
             .collect();
         assert_eq!(moved, [(3, 4)]);
-        assert_eq!(m.moved(|f| f.number), ([3].into(), [4].into()));
+        // The moved field is its renumbering's: slots 3 and 4 leave nothing to judge.
+        let left: Vec<u32> = m.remains().iter().map(|r| r.key).collect();
+        assert_eq!(left, [1, 2]);
         // A type on one side only: every member one-sided, nothing renumbered.
         let one = fields(None, new.messages.get("M"));
         assert!(one.slots.iter().all(|s| s.old.is_none()) && one.renumbered.is_empty());
+    }
+
+    /// opentelemetry v0.4.0: SUMMARY moved 7 -> 6, where CUMULATIVE_HISTOGRAM was. The move
+    /// is SUMMARY's; what remains of slot 6 is CUMULATIVE_HISTOGRAM, removed, with the value
+    /// that moved in named.
+    #[test]
+    fn a_renumbering_leaves_the_rest_of_its_slots_to_judge() {
+        let old = content("syntax = \"proto3\"; enum E { Z = 0; H = 6; S = 7; }");
+        let new = content("syntax = \"proto3\"; enum E { U = 0; Z = 1; S = 6; }");
+        let v = values(old.enums.get("E"), new.enums.get("E"));
+        let moved: Vec<(i32, i32)> = v
+            .renumbered
+            .iter()
+            .map(|(o, n)| (o.number, n.number))
+            .collect();
+        assert_eq!(moved, [(0, 1), (7, 6)]);
+        let name = |x: Option<&EnumValue>| x.map(|x| x.name.clone());
+        let left: Vec<_> = v
+            .remains()
+            .iter()
+            .map(|r| {
+                (
+                    r.key,
+                    name(r.old),
+                    name(r.new),
+                    name(r.moved_out.map(|m| m.0)),
+                    name(r.moved_in.map(|m| m.1)),
+                )
+            })
+            .collect();
+        let s = |x: &str| Some(x.to_string());
+        assert_eq!(
+            left,
+            [
+                (0, None, s("U"), s("Z"), None),
+                (6, s("H"), None, None, s("S")),
+            ]
+        );
     }
 
     #[test]

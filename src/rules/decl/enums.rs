@@ -1,6 +1,7 @@
 //! Enum rules: ENUM_ADDED, ENUM_REMOVED, ENUM_MOVED, ENUM_CLOSED_CHANGED,
 //! ENUM_OPTION_CHANGED, and the value rules (values paired by number; a value that kept its
-//! name under a new number is ENUM_VALUE_NUMBER_CHANGED and nothing else).
+//! name under a new number is ENUM_VALUE_NUMBER_CHANGED and nothing else; what else its two
+//! numbers hold is judged as usual — removed, added, renamed — so no value goes unreported).
 
 use crate::diff::{Pair, members};
 use crate::schema::decl;
@@ -23,23 +24,14 @@ fn reserved(e: &Enum, x: i32) -> bool {
 }
 
 /// Values that kept their name under a new number: (old, new).
-fn renumbered<'a>(o: &'a Enum, n: &'a Enum) -> Vec<(&'a EnumValue, &'a EnumValue)> {
+fn renumbered<'a>(o: &'a Enum, n: &'a Enum) -> Vec<Move<'a>> {
     members::values(Some(o), Some(n)).renumbered
 }
 
-/// Numbers on either side, less those of renumbered values: (number, old value, new value).
-fn by_number<'a>(
-    o: &'a Enum,
-    n: &'a Enum,
-) -> Vec<(i32, Option<&'a EnumValue>, Option<&'a EnumValue>)> {
-    let members = members::values(Some(o), Some(n));
-    let (moved_old, moved_new) = members.moved(|v| v.number);
-    members
-        .slots
-        .into_iter()
-        .filter(|s| !moved_old.contains(&s.key) && !moved_new.contains(&s.key))
-        .map(|s| (s.key, s.old, s.new))
-        .collect()
+/// What each number holds on either side once renumbered values are taken out (they are
+/// ENUM_VALUE_NUMBER_CHANGED's), with the renumbering that left or came to the number.
+fn remains<'a>(o: &'a Enum, n: &'a Enum) -> Vec<members::Remains<'a, i32, EnumValue>> {
+    members::values(Some(o), Some(n)).remains()
 }
 
 fn closed_text(e: &Enum) -> String {
@@ -129,6 +121,29 @@ pub(super) fn enum_value_number_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<F
     renumbered(o, n)
         .into_iter()
         .map(|(ov, nv)| {
+            // An open enum's zero value is what an unset implicit-presence field holds, and
+            // such a field is omitted on the wire and in JSON when it holds it: moving a value
+            // away from or onto 0 changes what every omitted field means, in JSON too.
+            fn zero(e: &Enum) -> &str {
+                members::value(e, 0).map_or("0", |v| v.name.as_str())
+            }
+            let default = if n.closed || o.closed {
+                None
+            } else if ov.number == 0 {
+                Some(format!(
+                    "; it was the zero value: an unset field, omitted on the wire and in JSON, that meant {} now reads as {}",
+                    ov.name,
+                    zero(n)
+                ))
+            } else if nv.number == 0 {
+                Some(format!(
+                    "; it is now the zero value: an unset field, omitted on the wire and in JSON, that meant {} now reads as {}",
+                    zero(o),
+                    nv.name
+                ))
+            } else {
+                None
+            };
             f(
                 RuleId::ENUM_VALUE_NUMBER_CHANGED,
                 &format!("{}.{}", n.full_name, nv.name),
@@ -137,12 +152,16 @@ pub(super) fn enum_value_number_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<F
                 Some(decl::value_short(nv)),
                 Verdict {
                     wire: BOTH_BREAK,
-                    ..Verdict::SAFE
+                    json: if default.is_some() { BOTH_BREAK } else { Directions::SAFE },
+                    source: Source::Safe,
                 },
                 false,
                 format!(
-                    "{} moved from {} to {}: binary data means another value",
-                    nv.name, ov.number, nv.number
+                    "{} moved from {} to {}: binary data means another value{}",
+                    nv.name,
+                    ov.number,
+                    nv.number,
+                    default.unwrap_or_default()
                 ),
             )
         })
@@ -152,26 +171,33 @@ pub(super) fn enum_value_number_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<F
 /// A removed value; `want_reserved` selects ENUM_VALUE_REMOVED_RESERVED or ENUM_VALUE_REMOVED.
 fn removed(p: Pair<'_, Enum>, want_reserved: bool) -> Vec<Finding> {
     let Some((o, n)) = both(p) else { return vec![] };
-    by_number(o, n)
+    remains(o, n)
         .into_iter()
-        .filter_map(|(num, ov, nv)| {
-            let (ov, None) = (ov?, nv) else { return None };
+        .filter_map(|r| {
+            let (Some(ov), None) = (r.old, r.new) else { return None };
+            let num = r.key;
             let res = reserved(n, num);
             (res == want_reserved).then(|| {
                 // The new reader meets a number and a name it does not know, exactly as an old
                 // reader meets an added value (ENUM_VALUE_ADDED, forward): an open enum keeps
-                // the number, a closed one drops it; JSON rejects the name unless told to
-                // ignore unknown values. Reserving the number changes neither.
+                // the number, a closed one drops it; a ProtoJSON parser rejects the name
+                // (unless told to ignore unknown values). Reserving the number changes
+                // neither. When another value moved onto the number, old data with it is
+                // not unknown but misread: it reads as that value.
+                let unknown = if n.closed { Lossy } else { Hazard };
                 let verdict = Verdict {
-                    wire: Directions { backward: if n.closed { Lossy } else { Hazard }, forward: Safe },
-                    json: Directions { backward: Hazard, forward: Safe },
+                    wire: Directions { backward: if r.moved_in.is_some() { Breaking } else { unknown }, forward: Safe },
+                    json: Directions { backward: Breaking, forward: Safe },
                     source: Source::Breaking,
                 };
                 let rule = if res { RuleId::ENUM_VALUE_REMOVED_RESERVED } else { RuleId::ENUM_VALUE_REMOVED };
+                let wire = match r.moved_in {
+                    Some((from, to)) => format!(" while {} moved from {} onto {num}: old data with {num} reads as {}", to.name, from.number, to.name),
+                    None => format!("{}: old data with it reads as an unknown number", if res { " (number reserved)" } else { " without reserving its number" }),
+                };
                 f(rule, &format!("{}.{}", o.full_name, ov.name), Some(i64::from(num)), Some(format!("{} = {num}", ov.name)), None,
                     verdict, false,
-                    format!("{} removed{}: old data with it reads as an unknown number; old JSON with its name is rejected unless the reader ignores unknown values",
-                        ov.name, if res { " (number reserved)" } else { " without reserving its number" }))
+                    format!("{} removed{wire}; old JSON with its name is rejected (ProtoJSON parsers reject unknown enum names unless told to ignore them)", ov.name))
             })
         })
         .collect()
@@ -185,26 +211,38 @@ pub(super) fn enum_value_removed_reserved(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec
     removed(p, true)
 }
 
-/// Values only in the new version.
-fn added<'a>(o: &'a Enum, n: &'a Enum) -> Vec<(i32, &'a EnumValue)> {
-    by_number(o, n)
+/// A renumbering: the value on the old side, the value on the new side.
+type Move<'a> = (&'a EnumValue, &'a EnumValue);
+
+/// Values only in the new version: (number, value, the renumbering that left the number).
+fn added<'a>(o: &'a Enum, n: &'a Enum) -> Vec<(i32, &'a EnumValue, Option<Move<'a>>)> {
+    remains(o, n)
         .into_iter()
-        .filter_map(|(num, ov, nv)| {
-            if ov.is_none() {
-                nv.map(|v| (num, v))
-            } else {
-                None
-            }
+        .filter_map(|r| match (r.old, r.new) {
+            (None, Some(nv)) => Some((r.key, nv, r.moved_out)),
+            _ => None,
         })
         .collect()
 }
 
 pub(super) fn enum_value_added(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
     let Some((o, n)) = both(p) else { return vec![] };
-    let wire_fwd = if o.closed { Lossy } else { Hazard };
+    let unknown = if o.closed { Lossy } else { Hazard };
     added(o, n)
         .into_iter()
-        .map(|(num, nv)| {
+        .map(|(num, nv, moved_out)| {
+            // The mirror of a removal: an old reader meets a number it has no name for, or,
+            // when the number was another value's that moved away, reads that value.
+            let (wire_fwd, what) = match moved_out {
+                Some((from, to)) => (
+                    Breaking,
+                    format!(
+                        "{num} was {}'s, which moved to {}: old readers read it as {}",
+                        from.name, to.number, from.name
+                    ),
+                ),
+                None => (unknown, "old readers see an unknown value".to_string()),
+            };
             f(
                 RuleId::ENUM_VALUE_ADDED,
                 &format!("{}.{}", n.full_name, nv.name),
@@ -218,12 +256,15 @@ pub(super) fn enum_value_added(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
                     },
                     json: Directions {
                         backward: Safe,
-                        forward: Hazard,
+                        forward: Breaking,
                     },
                     source: Source::Safe,
                 },
                 true,
-                format!("{} added: old readers see an unknown value", nv.name),
+                format!(
+                    "{} added: {what}; old JSON parsers reject its name unless told to ignore unknown values",
+                    nv.name
+                ),
             )
         })
         .collect()
@@ -233,8 +274,8 @@ pub(super) fn enum_reserved_reused(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Findin
     let Some((o, n)) = both(p) else { return vec![] };
     added(o, n)
         .into_iter()
-        .filter(|(num, nv)| reserved(o, *num) || o.reserved_names.contains(&nv.name))
-        .map(|(num, nv)| f(RuleId::ENUM_RESERVED_REUSED, &format!("{}.{}", n.full_name, nv.name), Some(i64::from(num)), None, Some(format!("{} = {num}", nv.name)),
+        .filter(|(num, nv, _)| reserved(o, *num) || o.reserved_names.contains(&nv.name))
+        .map(|(num, nv, _)| f(RuleId::ENUM_RESERVED_REUSED, &format!("{}.{}", n.full_name, nv.name), Some(i64::from(num)), None, Some(format!("{} = {num}", nv.name)),
             Verdict { wire: Directions { backward: Breaking, forward: Hazard }, json: Directions { backward: Breaking, forward: Hazard }, source: Source::Safe }, false,
             format!("{} uses a reserved number or name: data from before the reservation means something else", nv.name)))
         .collect()
@@ -242,10 +283,10 @@ pub(super) fn enum_reserved_reused(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Findin
 
 pub(super) fn enum_value_renamed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
     let Some((o, n)) = both(p) else { return vec![] };
-    by_number(o, n)
+    remains(o, n)
         .into_iter()
-        .filter_map(|(num, ov, nv)| {
-            let (ov, nv) = (ov?, nv?);
+        .filter_map(|r| {
+            let (num, ov, nv) = (r.key, r.old?, r.new?);
             (ov.name != nv.name).then(|| {
                 // With aliases (allow_alias), a reader accepts every name of the number;
                 // writers emit the first one.
@@ -314,8 +355,8 @@ pub(super) fn enum_value_option_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<F
         return vec![];
     }
     let mut out = Vec::new();
-    for (num, ov, nv) in by_number(o, n) {
-        let (Some(ov), Some(nv)) = (ov, nv) else {
+    for r in remains(o, n) {
+        let (num, Some(ov), Some(nv)) = (r.key, r.old, r.new) else {
             continue;
         };
         if ov.options == nv.options && ov.deprecated == nv.deprecated {

@@ -112,14 +112,12 @@ fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec
     for (of, nf) in &members.renumbered {
         out.push(number_changed(&F::field(oc, om, of), &F::field(nc, nm, nf)));
     }
-    let (moved_old, moved_new) = members.moved(|f| f.number);
-    for slot in &members.slots {
-        let n = slot.key;
-        match (slot.old, slot.new) {
-            (Some(of), None) if !moved_old.contains(&n) => removed(om, of, nm, out),
-            (None, Some(nf)) if !moved_new.contains(&n) => added(om, nm, nf, out),
+    for r in members.remains() {
+        match (r.old, r.new) {
+            (Some(of), None) => removed(om, of, nm, out),
+            (None, Some(nf)) => added(om, nm, nf, out),
             (Some(of), Some(nf)) => changed(&F::field(oc, om, of), &F::field(nc, nm, nf), out),
-            _ => {}
+            (None, None) => {}
         }
     }
 }

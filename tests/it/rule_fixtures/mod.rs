@@ -6,6 +6,7 @@
 
 mod editions;
 mod inline;
+mod pairing;
 mod pairs;
 mod symmetry;
 
