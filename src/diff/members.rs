@@ -67,9 +67,13 @@ impl<'a, K: Copy, T> Members<'a, K, T> {
     }
 }
 
-/// The fields of two messages (either may be absent: a type on one side only), by number.
-/// A field is renumbered when its name is at another number in the new message, its old
-/// number does not hold the same name there, and the new number did not hold it before.
+/// The fields of two messages (either may be absent: a type on one side only), by number:
+/// the number is a field's identity on the wire, so a field whose number is still in use is
+/// paired with the field at that number, whatever its name. A field is renumbered only by a
+/// clean move: its name is at another number in the new message, its old number is free
+/// there and that number was free in the old message. (A new field that takes the name of
+/// an old one still in use under its number is an addition, and the old field's partner is
+/// the field at its number: a rename.)
 pub fn fields<'a>(om: Option<&'a Message>, nm: Option<&'a Message>) -> Members<'a, u32, Field> {
     let numbers: BTreeSet<u32> = om
         .into_iter()
@@ -89,17 +93,12 @@ pub fn fields<'a>(om: Option<&'a Message>, nm: Option<&'a Message>) -> Members<'
         let by_name: HashMap<&str, &Field> =
             nm.fields.values().map(|f| (f.name.as_str(), f)).collect();
         for of in om.fields.values() {
-            if nm
-                .fields
-                .get(&of.number)
-                .is_some_and(|nf| nf.name == of.name)
-            {
+            if nm.fields.contains_key(&of.number) {
                 continue;
             }
-            if let Some(nf) = by_name.get(of.name.as_str()) {
-                if om.fields.get(&nf.number).is_some_and(|x| x.name == nf.name) {
-                    continue;
-                }
+            if let Some(nf) = by_name.get(of.name.as_str())
+                && !om.fields.contains_key(&nf.number)
+            {
                 renumbered.push((of, *nf));
             }
         }
@@ -226,6 +225,47 @@ mod tests {
         // A type on one side only: every member one-sided, nothing renumbered.
         let one = fields(None, new.messages.get("M"));
         assert!(one.slots.iter().all(|s| s.old.is_none()) && one.renumbered.is_empty());
+    }
+
+    /// opentelemetry v0.15.0: `scope_spans = 2` took the number of
+    /// `instrumentation_library_spans = 2`, which came back as a deprecated field 1000. The
+    /// number is the wire identity: the old field's partner is `scope_spans`, and the field
+    /// 1000 is new, not the old one renumbered.
+    #[test]
+    fn a_field_is_paired_once_by_its_number_when_its_name_moves_to_another() {
+        let old = content("syntax = \"proto3\"; message M { int32 res = 1; int32 lib = 2; }");
+        let new = content(
+            "syntax = \"proto3\"; message M { int32 res = 1; int32 scope = 2; int32 lib = 1000; }",
+        );
+        let m = fields(old.messages.get("M"), new.messages.get("M"));
+        assert!(m.renumbered.is_empty(), "{:?}", m.renumbered);
+        let left: Vec<(u32, Option<&str>, Option<&str>)> = m
+            .remains()
+            .iter()
+            .map(|r| {
+                (
+                    r.key,
+                    r.old.map(|f| f.name.as_str()),
+                    r.new.map(|f| f.name.as_str()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            left,
+            [
+                (1, Some("res"), Some("res")),
+                (2, Some("lib"), Some("scope")),
+                (1000, None, Some("lib")),
+            ]
+        );
+        // Nor is a field renumbered onto a number another field held.
+        let old = content("syntax = \"proto3\"; message M { int32 a = 1; int32 b = 2; }");
+        let new = content("syntax = \"proto3\"; message M { int32 b = 1; }");
+        assert!(
+            fields(old.messages.get("M"), new.messages.get("M"))
+                .renumbered
+                .is_empty()
+        );
     }
 
     /// opentelemetry v0.4.0: SUMMARY moved 7 -> 6, where CUMULATIVE_HISTOGRAM was. The move

@@ -74,10 +74,15 @@ pub(super) fn number_changed(o: &F<'_>, n: &F<'_>) -> Finding {
         verdict: v(BOTH_BREAK, Directions::SAFE, Source::Safe),
         additive: false,
         message: format!(
-            "`{}` moved from number {} to {}: binary data under the old number is not read as this field",
+            "`{}` moved from number {} to {}: binary data under the old number is not read as this field{}",
             n.name(),
             o.f.number,
-            n.f.number
+            n.f.number,
+            if reserved(n.m, o.f.number) {
+                " (the old number is reserved: no later field misreads it, but this one still loses it)"
+            } else {
+                ""
+            }
         ),
     }
 }
@@ -108,9 +113,11 @@ pub(super) fn check(p: &Pairing<'_>, out: &mut Vec<Finding>) {
 
 fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec<Finding>) {
     let members = members::fields(Some(om), Some(nm));
-    // A name kept under a new number.
+    // A name kept under a new number (a clean move: both numbers free on the other side).
     for (of, nf) in &members.renumbered {
         out.push(number_changed(&F::field(oc, om, of), &F::field(nc, nm, nf)));
+        // As for an added field: data from before the reservation is read as this field.
+        out.extend(reused_number(om, nm, nf));
     }
     for r in members.remains() {
         match (r.old, r.new) {
@@ -120,6 +127,16 @@ fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec
             (None, None) => {}
         }
     }
+}
+
+/// The field of `other` that has `f`'s name or JSON name under another number: where a name
+/// went (or came from) when the field at its number is another one. ProtoJSON parsers
+/// accept both the field name and its JSON name, so either one moving moves the key.
+fn namesake<'a>(other: &'a Message, f: &Field) -> Option<&'a Field> {
+    other
+        .fields
+        .values()
+        .find(|x| x.number != f.number && (x.name == f.name || x.json_name == f.json_name))
 }
 
 fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
@@ -146,6 +163,13 @@ fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
         format!("{message}; it was required, so old readers reject new data")
     } else {
         message
+    };
+    let message = match namesake(nm, of) {
+        Some(x) => format!(
+            "{message}; its name now belongs to number {} (`{}`): old JSON with key `{}` is read as that field",
+            x.number, x.name, of.json_name
+        ),
+        None => message,
     };
     out.push(Finding {
         rule,
@@ -211,30 +235,36 @@ fn added(om: &Message, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
             ),
         );
     } else {
+        // A name that was another number's (whose field is still there, renamed, or was
+        // replaced): the field is new on the wire, but its JSON key is an old one.
+        let message = match namesake(om, nf) {
+            Some(x) => format!(
+                "`{}` added at {}: old binary readers skip it; its name was number {}'s (now `{}`), so old JSON with key `{}` is read as this field while old binary data under {} is not",
+                nf.name,
+                nf.number,
+                x.number,
+                nm.fields.get(&x.number).map_or("gone", |f| f.name.as_str()),
+                x.json_name,
+                x.number
+            ),
+            None => format!(
+                "`{}` added: old binary readers skip it; old JSON readers reject the unknown key unless they ignore unknown fields",
+                nf.name
+            ),
+        };
         push(
             RuleId::FIELD_ADDED,
             v(Directions::SAFE, read_by_old_json, Source::Safe),
             true,
-            format!(
-                "`{}` added: old binary readers skip it; old JSON readers reject the unknown key unless they ignore unknown fields",
-                nf.name
-            ),
+            message,
         );
     }
     let reused = Directions {
         backward: Breaking,
         forward: Hazard,
     };
-    if reserved(om, nf.number) {
-        push(
-            RuleId::FIELD_RESERVED_NUMBER_REUSED,
-            v(reused, Directions::SAFE, Source::Safe),
-            false,
-            format!(
-                "number {} was reserved: data from before the reservation is read as `{}`",
-                nf.number, nf.name
-            ),
-        );
+    if let Some(x) = reused_number(om, nm, nf) {
+        push(x.rule, x.verdict, x.additive, x.message);
     }
     if om.reserved_names.contains(&nf.name) {
         push(
@@ -247,6 +277,30 @@ fn added(om: &Message, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
             ),
         );
     }
+}
+
+/// FIELD_RESERVED_NUMBER_REUSED: `nf` (added or moved) takes a number `om` reserved.
+fn reused_number(om: &Message, nm: &Message, nf: &Field) -> Option<Finding> {
+    reserved(om, nf.number).then(|| Finding {
+        rule: RuleId::FIELD_RESERVED_NUMBER_REUSED,
+        element: format!("{}.{}", nm.full_name, nf.name),
+        number: Some(i64::from(nf.number)),
+        old: None,
+        new: Some(decl::field_short(nf)),
+        verdict: v(
+            Directions {
+                backward: Breaking,
+                forward: Hazard,
+            },
+            Directions::SAFE,
+            Source::Safe,
+        ),
+        additive: false,
+        message: format!(
+            "number {} was reserved: data from before the reservation is read as `{}`",
+            nf.number, nf.name
+        ),
+    })
 }
 
 fn is_repeated(f: &Field) -> bool {

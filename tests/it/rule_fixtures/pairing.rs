@@ -1,5 +1,7 @@
 //! Pairs written inline around a renumbering, as real histories make them (opentelemetry's
-//! v0.4.0 and v0.6.0): the values beside a moved value are judged too.
+//! v0.4.0, v0.6.0, v0.15.0; `pairing_real` runs the real ones when the bundle is there): the
+//! values beside a moved value are judged too, a name moved onto another number is an
+//! addition, and a clean move with its old number reserved says so.
 
 use super::compile_one;
 use protolapse::diff::pair_whole;
@@ -86,4 +88,65 @@ fn the_zero_value_moving_breaks_json_and_every_value_is_reported() {
     let (c, _) = changes("enum E { Z = 0; A = 1; }", "enum E { Z = 0; A = 2; }");
     let a = find(&c, RuleId::ENUM_VALUE_NUMBER_CHANGED, "fx.E.A");
     assert!(a.verdict.json.worst() == Severity::Safe, "{a:?}");
+}
+
+/// v0.15.0's shape: `scope = 2` takes the number of `lib = 2`, which returns as 1000. The
+/// field at 2 is `lib`'s partner (a rename); 1000 is an addition whose message says the JSON
+/// key moved; nothing is renumbered. The reverse is a removal that says where the name went.
+#[test]
+fn a_name_moved_to_a_new_number_while_its_number_is_taken_is_an_addition() {
+    let (c, r) = changes(
+        "message R { string res = 1; repeated string lib = 2; }",
+        "message R { string res = 1; repeated string scope = 2; repeated string lib = 1000 [deprecated = true]; }",
+    );
+    assert!(
+        !c.iter().any(|c| c.rule == RuleId::FIELD_NUMBER_CHANGED),
+        "{c:#?}"
+    );
+    let renamed = find(&c, RuleId::FIELD_RENAMED, "fx.R.scope");
+    assert_eq!(renamed.verdict.wire.worst(), Severity::Safe);
+    let added = find(&c, RuleId::FIELD_ADDED, "fx.R.lib");
+    assert_eq!(added.number, Some(1000));
+    assert_eq!(added.verdict.wire.worst(), Severity::Safe);
+    assert!(
+        added
+            .message
+            .contains("its name was number 2's (now `scope`)"),
+        "{}",
+        added.message
+    );
+    assert!(
+        !r.iter().any(|c| c.rule == RuleId::FIELD_NUMBER_CHANGED),
+        "{r:#?}"
+    );
+    let removed = find(&r, RuleId::FIELD_REMOVED, "fx.R.lib");
+    assert!(
+        removed.message.contains("its name now belongs to number 2"),
+        "{}",
+        removed.message
+    );
+}
+
+/// A clean move with its old number reserved is still FIELD_NUMBER_CHANGED (the field loses
+/// its old data), and says the number is reserved; a move onto a number the old version
+/// reserved also reports the reuse, as an addition there would.
+#[test]
+fn a_clean_move_names_the_reservations_on_either_side() {
+    let (c, _) = changes(
+        "message M { int32 kept = 1; string moves = 2; }",
+        "message M { int32 kept = 1; string moves = 3; reserved 2; }",
+    );
+    let moved = find(&c, RuleId::FIELD_NUMBER_CHANGED, "fx.M.moves");
+    assert_eq!(moved.verdict.wire.worst(), Severity::Breaking);
+    assert!(
+        moved.message.contains("the old number is reserved"),
+        "{}",
+        moved.message
+    );
+    let (c, _) = changes(
+        "message M { int32 kept = 1; string moves = 2; reserved 3; }",
+        "message M { int32 kept = 1; string moves = 3; }",
+    );
+    find(&c, RuleId::FIELD_NUMBER_CHANGED, "fx.M.moves");
+    find(&c, RuleId::FIELD_RESERVED_NUMBER_REUSED, "fx.M.moves");
 }
