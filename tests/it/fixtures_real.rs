@@ -9,7 +9,7 @@ use protolapse::load;
 use protolapse::rules::RuleId;
 use protolapse::schema::Status;
 
-fn fixture(name: &str) -> Option<PathBuf> {
+pub(crate) fn fixture(name: &str) -> Option<PathBuf> {
     let dir = std::env::var_os("PROTOLAPSE_FIXTURES")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures"));
@@ -27,7 +27,7 @@ fn fixture(name: &str) -> Option<PathBuf> {
     }
 }
 
-fn clone(bundle: &std::path::Path) -> tempfile::TempDir {
+pub(crate) fn clone(bundle: &std::path::Path) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let out = Command::new("git")
         .args(["clone", "-q"])

@@ -16,6 +16,7 @@ mod history;
 mod layers;
 mod model;
 mod options;
+mod pairing_real;
 mod policy;
 mod rule_fixtures;
 mod rules;
