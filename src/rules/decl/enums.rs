@@ -34,6 +34,19 @@ fn remains<'a>(o: &'a Enum, n: &'a Enum) -> Vec<members::Remains<'a, i32, EnumVa
     members::values(Some(o), Some(n)).remains()
 }
 
+/// Aliases (names after the first of their number, with `allow_alias`) whose name is gone
+/// from `other` altogether. A name kept under any number is not here (it
+/// is kept, renamed to or renumbered); the number's own fate is its first name's change.
+fn lost_aliases<'a>(e: &'a Enum, other: &Enum) -> Vec<&'a EnumValue> {
+    let mut seen = std::collections::HashSet::new();
+    let names: std::collections::HashSet<&str> =
+        other.values.iter().map(|v| v.name.as_str()).collect();
+    e.values
+        .iter()
+        .filter(|v| !seen.insert(v.number) && !names.contains(v.name.as_str()))
+        .collect()
+}
+
 fn closed_text(e: &Enum) -> String {
     format!(
         "enum {} ({})",
@@ -200,6 +213,15 @@ fn removed(p: Pair<'_, Enum>, want_reserved: bool) -> Vec<Finding> {
                     format!("{} removed{wire}; old JSON with its name is rejected (ProtoJSON parsers reject unknown enum names unless told to ignore them)", ov.name))
             })
         })
+        .chain(lost_aliases(o, n).into_iter().filter(|v| reserved(n, v.number) == want_reserved).map(|v| {
+            // An alias adds a name, not a number: binary data is the first name's business.
+            // ProtoJSON writers emit the first name, so only JSON written otherwise (by
+            // hand, by another tool) carries the alias, and a new parser rejects it.
+            let rule = if want_reserved { RuleId::ENUM_VALUE_REMOVED_RESERVED } else { RuleId::ENUM_VALUE_REMOVED };
+            f(rule, &format!("{}.{}", o.full_name, v.name), Some(i64::from(v.number)), Some(format!("{} = {}", v.name, v.number)), None,
+                Verdict { wire: Directions::SAFE, json: Directions { backward: Hazard, forward: Safe }, source: Source::Breaking }, false,
+                format!("{} (an alias of {}) removed: binary data is unchanged and JSON writers emit the first name, but JSON that spells the alias is rejected", v.name, v.number))
+        }))
         .collect()
 }
 
@@ -267,6 +289,29 @@ pub(super) fn enum_value_added(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
                 ),
             )
         })
+        .chain(lost_aliases(n, o).into_iter().map(|v| {
+            // The mirror of an alias removed: a name, not a number.
+            f(
+                RuleId::ENUM_VALUE_ADDED,
+                &format!("{}.{}", n.full_name, v.name),
+                Some(i64::from(v.number)),
+                None,
+                Some(format!("{} = {}", v.name, v.number)),
+                Verdict {
+                    wire: Directions::SAFE,
+                    json: Directions {
+                        backward: Safe,
+                        forward: Hazard,
+                    },
+                    source: Source::Safe,
+                },
+                true,
+                format!(
+                    "{} added as an alias of {}: binary data is unchanged and JSON writers emit the first name, but old parsers reject JSON that spells the alias",
+                    v.name, v.number
+                ),
+            )
+        }))
         .collect()
 }
 

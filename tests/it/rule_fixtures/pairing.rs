@@ -90,6 +90,32 @@ fn the_zero_value_moving_breaks_json_and_every_value_is_reported() {
     assert!(a.verdict.json.worst() == Severity::Safe, "{a:?}");
 }
 
+/// Aliases (allow_alias) are values too: one removed or added is reported, as a name only
+/// (the number's fate is its first name's change; JSON writers emit the first name).
+#[test]
+fn an_alias_removed_or_added_is_reported_as_a_name() {
+    let (c, r) = changes(
+        "enum E { option allow_alias = true; Z = 0; A = 1; B = 1; C = 2; }",
+        "enum E { option allow_alias = true; Z = 0; A = 1; C = 2; D = 2; }",
+    );
+    let b = find(&c, RuleId::ENUM_VALUE_REMOVED, "fx.E.B");
+    assert_eq!(b.verdict.wire.worst(), Severity::Safe);
+    assert_eq!(b.verdict.json.backward, Severity::Hazard);
+    let d = find(&c, RuleId::ENUM_VALUE_ADDED, "fx.E.D");
+    assert_eq!(d.verdict.wire.worst(), Severity::Safe);
+    assert_eq!(d.verdict.json.forward, Severity::Hazard);
+    assert_eq!(c.len(), 2, "{c:#?}");
+    let back = find(&r, RuleId::ENUM_VALUE_ADDED, "fx.E.B");
+    assert_eq!(back.verdict.json, b.verdict.json.swapped());
+    // A number removed with its aliases: each name is reported.
+    let (c, _) = changes(
+        "enum E { option allow_alias = true; Z = 0; A = 1; B = 1; }",
+        "enum E { Z = 0; }",
+    );
+    find(&c, RuleId::ENUM_VALUE_REMOVED, "fx.E.A");
+    find(&c, RuleId::ENUM_VALUE_REMOVED, "fx.E.B");
+}
+
 /// v0.15.0's shape: `scope = 2` takes the number of `lib = 2`, which returns as 1000. The
 /// field at 2 is `lib`'s partner (a rename); 1000 is an addition whose message says the JSON
 /// key moved; nothing is renumbered. The reverse is a removal that says where the name went.
