@@ -18,6 +18,7 @@ mod model;
 mod options;
 mod pairing_real;
 mod policy;
+mod properties;
 mod rule_fixtures;
 mod rules;
 mod ui;
