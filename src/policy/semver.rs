@@ -12,6 +12,7 @@
 use serde::Serialize;
 
 use crate::history::VersionKind;
+use crate::judge::{NOT_JUDGED, Scope};
 use crate::load::lineage::previous_relevant;
 use crate::load::{Loaded, VersionId};
 use crate::rules::{Bump, Change, RuleId, required_bump};
@@ -48,6 +49,10 @@ pub enum SemverVerdict {
     Ok,
     TooSmall,
     LargerThanNeeded,
+    /// No verdict: what decides it was not read — the version, its root's file or a file
+    /// some of its changes are in did not compile (see `judge::Scope::not_judged`). Never
+    /// shown as passing.
+    NotJudged,
     /// No verdict: no version number, nothing to compare with, or it did not compile.
     None,
 }
@@ -58,6 +63,7 @@ impl SemverVerdict {
             SemverVerdict::Ok => "ok",
             SemverVerdict::TooSmall => "too_small",
             SemverVerdict::LargerThanNeeded => "larger_than_needed",
+            SemverVerdict::NotJudged => "not_judged",
             SemverVerdict::None => "none",
         }
     }
@@ -184,9 +190,12 @@ pub fn judge(
     }
 }
 
-/// The semver check of version `id` against `prev`, given the changes between them.
+/// The semver check of version `id` against `prev` in `scope`, given the changes between
+/// them. A verdict that would pass on a version not judged in the scope (a file that did not
+/// compile hides what decides it) is [`SemverVerdict::NotJudged`]; too small stays too small.
 pub fn check(
     versions: &[Loaded],
+    scope: &Scope,
     id: VersionId,
     prev: Option<VersionId>,
     changes: Option<&[Change]>,
@@ -196,7 +205,12 @@ pub fn check(
         return SemverCheck::none("no such version");
     };
     if v.schema().is_none() {
-        return SemverCheck::none("did not compile");
+        let mut out = SemverCheck::none(format!(
+            "{NOT_JUDGED}: {}",
+            scope.not_judged(v, &[]).unwrap_or_default()
+        ));
+        out.verdict = SemverVerdict::NotJudged;
+        return out;
     }
     let Some(p) = prev.and_then(|p| versions.get(p.index())) else {
         return SemverCheck::none(if previous_relevant(versions, id).is_some() {
@@ -227,6 +241,12 @@ pub fn check(
     };
     let mut out = assess(&p.version.name, numbers, changes, pre1);
     out.reason.push_str(&skipped);
+    if out.verdict != SemverVerdict::TooSmall
+        && let Some(why) = scope.not_judged(v, changes)
+    {
+        out.verdict = SemverVerdict::NotJudged;
+        out.reason = format!("{NOT_JUDGED}: {why}");
+    }
     out
 }
 
