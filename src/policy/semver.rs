@@ -98,6 +98,20 @@ impl SemverCheck {
     }
 }
 
+impl SemverCheck {
+    /// When the version is not judged (`why`, from `judge::Scope::not_judged`), a verdict
+    /// that would pass becomes [`SemverVerdict::NotJudged`]; too small stays too small (the
+    /// changes that were read already require more).
+    pub fn unless_unjudged(&mut self, why: Option<&str>) {
+        if let Some(why) = why
+            && self.verdict != SemverVerdict::TooSmall
+        {
+            self.verdict = SemverVerdict::NotJudged;
+            self.reason = format!("{NOT_JUDGED}: {why}");
+        }
+    }
+}
+
 /// The bump from one version number to the next, by the first component that grew.
 pub fn actual_bump(prev: &semver::Version, cur: &semver::Version) -> Bump {
     if cur.major != prev.major {
@@ -241,12 +255,7 @@ pub fn check(
     };
     let mut out = assess(&p.version.name, numbers, changes, pre1);
     out.reason.push_str(&skipped);
-    if out.verdict != SemverVerdict::TooSmall
-        && let Some(why) = scope.not_judged(v, changes)
-    {
-        out.verdict = SemverVerdict::NotJudged;
-        out.reason = format!("{NOT_JUDGED}: {why}");
-    }
+    out.unless_unjudged(scope.not_judged(v, changes).as_deref());
     out
 }
 

@@ -258,7 +258,7 @@ pub fn to_text(project: &Project, analysis: &Analysis, policy: Option<PolicyJson
         "FINGERPR"
     };
     let mut out = String::new();
-    let policy_head = if has_policy { "POLICY    " } else { "" };
+    let policy_head = if has_policy { "POLICY      " } else { "" };
     out.push_str(&format!(
         "{:<name_w$}  {:<10}  {:<7}  {:<13}  {:>5}  {:>4}  {:<8}  {:<5}  {:<8}  {:<10}  {:<ch_w$}  {policy_head}{}\n",
         "VERSION",
@@ -327,13 +327,13 @@ pub fn to_text(project: &Project, analysis: &Analysis, policy: Option<PolicyJson
         };
         let changes = changes_cell(v);
         let policy_cell = match &v.policy {
-            Some(p) if !p.judged => format!("{NOT_JUDGED:<10}"),
+            Some(p) if !p.judged => format!("{NOT_JUDGED:<12}"),
             Some(p) if p.pass && p.warnings > 0 => {
-                format!("{:<10}", format!("pass({})", p.warnings))
+                format!("{:<12}", format!("pass({})", p.warnings))
             }
-            Some(p) if p.pass => format!("{:<10}", "pass"),
-            Some(_) => format!("{:<10}", "FAIL"),
-            None if has_policy => format!("{:<10}", ""),
+            Some(p) if p.pass => format!("{:<12}", "pass"),
+            Some(_) => format!("{:<12}", "FAIL"),
+            None if has_policy => format!("{:<12}", ""),
             None => String::new(),
         };
         let bump = |b: Option<Bump>| b.map_or("-", Bump::as_str);
@@ -488,7 +488,8 @@ fn changes_cell(v: &VersionJson<'_>) -> String {
     } else {
         String::new()
     };
-    if v.previous.is_none() {
+    if v.previous.is_none() || v.status == Status::Failed {
+        // Nothing compared: no count, not "none".
         "-".to_string()
     } else if v.changes.total() == 0 {
         format!("none{ignored}")
