@@ -100,13 +100,15 @@ impl SemverCheck {
 
 impl SemverCheck {
     /// When the version is not judged (`why`, from `judge::Scope::not_judged`), a verdict
-    /// that would pass becomes [`SemverVerdict::NotJudged`]; too small stays too small (the
-    /// changes that were read already require more).
+    /// that would pass becomes [`SemverVerdict::NotJudged`], and the bump its changes
+    /// require is unknown (what was not read may require more); too small stays too small
+    /// (the changes that were read already require more).
     pub fn unless_unjudged(&mut self, why: Option<&str>) {
         if let Some(why) = why
             && self.verdict != SemverVerdict::TooSmall
         {
             self.verdict = SemverVerdict::NotJudged;
+            self.required = None;
             self.reason = format!("{NOT_JUDGED}: {why}");
         }
     }

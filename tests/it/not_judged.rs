@@ -51,6 +51,8 @@ fn log_marks_versions_whose_root_did_not_compile_as_not_judged() {
     // The partial version: its root's file did not compile, so nothing of it was read.
     let partial = row(&out, "v1.1.0");
     assert!(partial.contains("partial 1/2"), "{partial}");
+    // What it requires is unknown too: "-", not "none".
+    assert!(partial.contains("minor  -  "), "{partial}");
     assert!(
         !partial.contains(" ok ") && !partial.contains("pass"),
         "{partial}"
