@@ -26,11 +26,44 @@ pub struct VersionFacts {
     /// Changes against `previous` (ignored ones apart), and the worst.
     pub changes: usize,
     pub worst: Option<Severity>,
-    /// The configured policy's result, when one is configured, and why it fails.
-    pub policy: Option<bool>,
+    /// The configured policy's result, when one is configured, and why it fails (or is not
+    /// judged).
+    pub policy: Option<Mark>,
     pub policy_reason: Option<String>,
     /// History-wide hazards that show in this version (one line each).
     pub hazards: Vec<String>,
+}
+
+/// A check's result on one version, as the UI marks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mark {
+    Pass,
+    Fail,
+    /// What decides it was not read (a file did not compile): never a pass.
+    NotJudged,
+}
+
+impl Mark {
+    /// A policy's result.
+    pub fn of_policy(p: &policy::PolicyResult) -> Mark {
+        if p.unjudged() {
+            Mark::NotJudged
+        } else if p.pass {
+            Mark::Pass
+        } else {
+            Mark::Fail
+        }
+    }
+
+    /// A semver verdict (None: no verdict).
+    pub fn of_semver(v: SemverVerdict) -> Option<Mark> {
+        match v {
+            SemverVerdict::Ok | SemverVerdict::LargerThanNeeded => Some(Mark::Pass),
+            SemverVerdict::TooSmall => Some(Mark::Fail),
+            SemverVerdict::NotJudged => Some(Mark::NotJudged),
+            SemverVerdict::None => None,
+        }
+    }
 }
 
 /// Everything known per version.
@@ -45,12 +78,14 @@ pub struct Facts {
     pub error: Option<String>,
 }
 
-/// One policy over the history: pass/fail per version (`None`: nothing to check).
+/// One policy over the history: pass, fail or not judged per version (`None`: nothing to
+/// check).
 #[derive(Debug, Clone, PartialEq)]
 pub struct PolicyColumn {
     pub name: String,
-    pub results: Vec<Option<bool>>,
-    /// Why each failing version fails (its first violation), or a note.
+    pub results: Vec<Option<Mark>>,
+    /// Why each failing version fails (its first violation), or a note (why it is not
+    /// judged).
     pub reasons: Vec<Option<String>>,
 }
 
@@ -88,7 +123,7 @@ pub fn analyze(project: &Project, settings: &Settings) -> Facts {
             reason: (!r.semver.reason.is_empty()).then(|| r.semver.reason.clone()),
             changes: c.total(),
             worst,
-            policy: r.policy.as_ref().map(|p| p.pass),
+            policy: r.policy.as_ref().map(Mark::of_policy),
             policy_reason: r.policy.as_ref().and_then(policy_reason),
             hazards: r
                 .hazards
@@ -132,12 +167,9 @@ pub fn policy_matrix(project: &Project, settings: &Settings) -> PolicyMatrix {
         .map(|p| {
             let results =
                 policy::registry::evaluate_all(&cmp, p, settings.level, settings.strict, &previous);
-            let judged = |i: usize, r: &policy::PolicyResult| {
-                let compiled = project
-                    .versions
-                    .get(i)
-                    .is_some_and(|v| v.schema().is_some());
-                compiled && (!r.checked.is_empty() || !r.pass || *p == Policy::AllowAny && i > 0)
+            // Something was checked (or, for ALLOW_ANY, there was something to allow).
+            let checked = |i: usize, r: &policy::PolicyResult| {
+                r.unjudged() || !r.checked.is_empty() || !r.pass || *p == Policy::AllowAny && i > 0
             };
             PolicyColumn {
                 name: p.to_string(),
@@ -145,7 +177,7 @@ pub fn policy_matrix(project: &Project, settings: &Settings) -> PolicyMatrix {
                 results: results
                     .iter()
                     .enumerate()
-                    .map(|(i, r)| judged(i, r).then_some(r.pass))
+                    .map(|(i, r)| checked(i, r).then(|| Mark::of_policy(r)))
                     .collect(),
             }
         })

@@ -22,11 +22,16 @@ pub struct PairSummary {
     pub warnings: [[u32; 2]; 2],
     /// Some change other than a comment counts.
     pub changed: bool,
+    /// Changes that could not be judged because a file did not compile on one side.
+    pub not_judged: u32,
 }
 
 impl PairSummary {
     fn of(changes: &[Change]) -> PairSummary {
-        let mut s = PairSummary::default();
+        let mut s = PairSummary {
+            not_judged: changes.iter().filter(|c| super::is_not_judged(c)).count() as u32,
+            ..PairSummary::default()
+        };
         for c in changes.iter().filter(|c| c.ignored.is_none()) {
             s.changed |= c.rule != RuleId::COMMENT_CHANGED;
             for (l, d) in [(0, c.verdict.wire), (1, c.verdict.json)] {

@@ -88,13 +88,29 @@ fn mark(changes: &mut [Change], old: &Side<'_>, new: &Side<'_>, scope: &Scope, i
         for c in changes.iter_mut().filter(|c| c.ignored.is_none()) {
             if let Some(f) = root_file {
                 c.ignored = Some(format!(
-                    "not judged: {f}, the root's file, did not compile in {name}"
+                    "{NOT_JUDGED}: {f}, the root's file, did not compile in {name}"
                 ));
             } else if let Some(f) = change_files(c).into_iter().find(|f| failed.contains(*f)) {
-                c.ignored = Some(format!("not judged: {f} did not compile in {name}"));
+                c.ignored = Some(format!("{NOT_JUDGED}: {f} did not compile in {name}"));
             }
         }
     }
+}
+
+/// The word for what could not be judged because a file did not compile (a change's
+/// `ignored` reason starts with it; the reports and the terminal UI show it).
+pub const NOT_JUDGED: &str = "not judged";
+
+/// Whether a change was left unjudged because a file did not compile on one side (rather
+/// than ignored by configuration or a directive); see [`mark`].
+pub fn is_not_judged(c: &Change) -> bool {
+    not_judged_reason(c).is_some()
+}
+
+/// Why a change was not judged (`x.proto did not compile in v1.2.0`), if it was not.
+pub fn not_judged_reason(c: &Change) -> Option<&str> {
+    let rest = c.ignored.as_deref()?.strip_prefix(NOT_JUDGED)?;
+    rest.strip_prefix(':').map(str::trim_start)
 }
 
 /// The files a change is located in (its locations, and the element of a file rule).
@@ -141,7 +157,10 @@ pub struct Counts {
     pub lossy: usize,
     pub hazard: usize,
     pub safe: usize,
+    /// Changes not counted: ignored, or not judged.
     pub ignored: usize,
+    /// Of `ignored`, those not judged because a file did not compile on one side.
+    pub not_judged: usize,
 }
 
 impl Counts {
@@ -150,6 +169,7 @@ impl Counts {
         for ch in changes {
             if ch.ignored.is_some() {
                 c.ignored += 1;
+                c.not_judged += usize::from(is_not_judged(ch));
                 continue;
             }
             match ch.verdict.worst() {

@@ -3,6 +3,8 @@
 //! resolved here, once, to a full name; every layer above takes the resolved [`Scope`].
 
 use crate::load::Loaded;
+use crate::rules::Change;
+use crate::schema::Status;
 use crate::schema::graph::{RootMatch, resolve_root};
 
 /// What a comparison covers.
@@ -103,5 +105,39 @@ impl Scope {
             Scope::Whole => true,
             Scope::Root(r) => content.messages.contains_key(r) || content.services.contains_key(r),
         }
+    }
+
+    /// Why version `v` is not judged in this scope, if it is not — the one place that says
+    /// so, for `log`, `check`, the policies and the terminal UI: a version that did not
+    /// compile (or is not compiled yet); a root that is not among the files that compiled
+    /// (its file may be one that did not); or `changes` (against the version it is compared
+    /// with) that could not be judged because a file did not compile on one side. A version
+    /// not judged is never shown as passing: a failure found in what was read still stands.
+    pub fn not_judged(&self, v: &Loaded, changes: &[Change]) -> Option<String> {
+        let c = &v.compiled;
+        match c.status {
+            Status::Pending => return Some("not compiled yet".into()),
+            Status::Failed => return Some("did not compile".into()),
+            Status::Complete | Status::Partial => {}
+        }
+        let unjudged: Vec<&str> = changes
+            .iter()
+            .filter_map(super::not_judged_reason)
+            .collect();
+        if let [first, rest @ ..] = unjudged.as_slice() {
+            let more = match rest.len() {
+                0 => String::new(),
+                n => format!(" (+{n} more change{})", if n == 1 { "" } else { "s" }),
+            };
+            return Some(format!("{first}{more}"));
+        }
+        let root = self.root()?;
+        if v.failed_files.is_empty() || v.schema().is_some_and(|s| self.present_in(&s.content)) {
+            return None;
+        }
+        Some(format!(
+            "{root} is not in the {} of {} files that compiled",
+            c.files_ok, c.files_total
+        ))
     }
 }

@@ -61,6 +61,8 @@ pub struct VersionReport {
     /// The changes from `previous` to this version (None: not compared).
     pub changes: Option<Arc<Vec<Change>>>,
     pub counts: Counts,
+    /// Why the version is not judged in the scope (`judge::Scope::not_judged`), if not.
+    pub not_judged: Option<String>,
     pub semver: SemverCheck,
     pub policy: Option<PolicyResult>,
     /// Indices into [`Analysis::hazards`] of the hazards that show in this version.
@@ -119,6 +121,7 @@ pub fn analyze_with(cmp: &Comparer<'_>, settings: &Settings) -> Result<Analysis,
             let changes = changes_of[i].take();
             let semver = semver::check(
                 versions,
+                cmp.scope(),
                 v.id,
                 prev,
                 changes.as_deref().map(Vec::as_slice),
@@ -126,6 +129,9 @@ pub fn analyze_with(cmp: &Comparer<'_>, settings: &Settings) -> Result<Analysis,
             );
             VersionReport {
                 previous: prev,
+                not_judged: cmp
+                    .scope()
+                    .not_judged(v, changes.as_deref().map_or(&[], Vec::as_slice)),
                 counts: changes
                     .as_deref()
                     .map(|c| Counts::of(c))

@@ -12,6 +12,7 @@
 use serde::Serialize;
 
 use crate::history::VersionKind;
+use crate::judge::{NOT_JUDGED, Scope};
 use crate::load::lineage::previous_relevant;
 use crate::load::{Loaded, VersionId};
 use crate::rules::{Bump, Change, RuleId, required_bump};
@@ -48,6 +49,10 @@ pub enum SemverVerdict {
     Ok,
     TooSmall,
     LargerThanNeeded,
+    /// No verdict: what decides it was not read — the version, its root's file or a file
+    /// some of its changes are in did not compile (see `judge::Scope::not_judged`). Never
+    /// shown as passing.
+    NotJudged,
     /// No verdict: no version number, nothing to compare with, or it did not compile.
     None,
 }
@@ -58,6 +63,7 @@ impl SemverVerdict {
             SemverVerdict::Ok => "ok",
             SemverVerdict::TooSmall => "too_small",
             SemverVerdict::LargerThanNeeded => "larger_than_needed",
+            SemverVerdict::NotJudged => "not_judged",
             SemverVerdict::None => "none",
         }
     }
@@ -88,6 +94,22 @@ impl SemverCheck {
             reason: reason.into(),
             unchanged: false,
             deciding: Vec::new(),
+        }
+    }
+}
+
+impl SemverCheck {
+    /// When the version is not judged (`why`, from `judge::Scope::not_judged`), a verdict
+    /// that would pass becomes [`SemverVerdict::NotJudged`], and the bump its changes
+    /// require is unknown (what was not read may require more); too small stays too small
+    /// (the changes that were read already require more).
+    pub fn unless_unjudged(&mut self, why: Option<&str>) {
+        if let Some(why) = why
+            && self.verdict != SemverVerdict::TooSmall
+        {
+            self.verdict = SemverVerdict::NotJudged;
+            self.required = None;
+            self.reason = format!("{NOT_JUDGED}: {why}");
         }
     }
 }
@@ -184,9 +206,12 @@ pub fn judge(
     }
 }
 
-/// The semver check of version `id` against `prev`, given the changes between them.
+/// The semver check of version `id` against `prev` in `scope`, given the changes between
+/// them. A verdict that would pass on a version not judged in the scope (a file that did not
+/// compile hides what decides it) is [`SemverVerdict::NotJudged`]; too small stays too small.
 pub fn check(
     versions: &[Loaded],
+    scope: &Scope,
     id: VersionId,
     prev: Option<VersionId>,
     changes: Option<&[Change]>,
@@ -196,7 +221,12 @@ pub fn check(
         return SemverCheck::none("no such version");
     };
     if v.schema().is_none() {
-        return SemverCheck::none("did not compile");
+        let mut out = SemverCheck::none(format!(
+            "{NOT_JUDGED}: {}",
+            scope.not_judged(v, &[]).unwrap_or_default()
+        ));
+        out.verdict = SemverVerdict::NotJudged;
+        return out;
     }
     let Some(p) = prev.and_then(|p| versions.get(p.index())) else {
         return SemverCheck::none(if previous_relevant(versions, id).is_some() {
@@ -227,6 +257,7 @@ pub fn check(
     };
     let mut out = assess(&p.version.name, numbers, changes, pre1);
     out.reason.push_str(&skipped);
+    out.unless_unjudged(scope.not_judged(v, changes).as_deref());
     out
 }
 

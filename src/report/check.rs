@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use crate::judge::NOT_JUDGED;
 use crate::policy::gate::{Finding, GateReport, Outcome};
 use crate::rules::{self, RuleId};
 use crate::sanitize;
@@ -106,7 +107,7 @@ pub fn to_text(r: &GateReport) -> String {
     }
     out.push_str(&format!(
         "\n{}: {} error{}, {} warning{}{}; {} change{} since {} (required bump: {})\n",
-        if r.pass { "PASS" } else { "FAIL" },
+        r.verdict(),
         errors,
         plural(errors),
         warnings,
@@ -126,6 +127,12 @@ pub fn to_text(r: &GateReport) -> String {
             "semver: {} ({})\n",
             s.verdict.as_str().replace('_', " "),
             sanitize::line(&s.reason)
+        ));
+    }
+    if let Some(why) = &r.not_judged {
+        out.push_str(&format!(
+            "{NOT_JUDGED}: {}\n  help: fix the files that did not compile (or check another --root): nothing unread passes\n",
+            sanitize::line(why)
         ));
     }
     for n in &r.notes {
@@ -172,6 +179,7 @@ pub fn to_json(r: &GateReport) -> Value {
         "level": r.level.as_str(),
         "strict": r.strict,
         "pass": r.pass,
+        "not_judged": r.not_judged,
         "required_bump": r.required_bump,
         "semver": r.semver.as_ref().map(|s| json!({
             "verdict": s.verdict.as_str(),
@@ -252,7 +260,7 @@ pub fn to_github(r: &GateReport) -> String {
         "::notice title=protolapse::{}{}\n",
         gh_data(&format!(
             "{} {} against {} ({} at {} level): {} error{}, {} warning{}; required bump {}",
-            if r.pass { "PASS" } else { "FAIL" },
+            r.verdict(),
             sanitize::line(&r.subject),
             sanitize::line(&r.base),
             r.policy,

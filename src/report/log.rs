@@ -6,8 +6,8 @@
 use serde::Serialize;
 
 use crate::history::{SkippedTag, VersionKind, format_date};
-use crate::judge::Counts;
 use crate::judge::Scope;
+use crate::judge::{Counts, NOT_JUDGED};
 use crate::load::VersionId;
 use crate::load::{Loaded, Project};
 use crate::policy::buffrs::PackageViolation;
@@ -64,6 +64,11 @@ impl<'a> HazardJson<'a> {
 pub struct VersionPolicyJson<'a> {
     pub name: &'a str,
     pub pass: bool,
+    /// False when what decides the result was not read (a file did not compile) and no
+    /// change that was read fails it: then `pass` is false too, and it is no failure.
+    pub judged: bool,
+    /// Why it is not judged (or not fully: a failure found stands).
+    pub not_judged: Option<&'a str>,
     pub against: Option<&'a str>,
     pub first_violation: Option<&'a Change>,
     pub direction: Option<&'a str>,
@@ -77,6 +82,8 @@ impl<'a> VersionPolicyJson<'a> {
         VersionPolicyJson {
             name: &p.name,
             pass: p.pass,
+            judged: !p.unjudged(),
+            not_judged: p.not_judged.as_deref(),
             against: p.against.as_deref(),
             first_violation: p.first_violation.as_ref().map(|v| &v.change),
             direction: p.first_violation.as_ref().map(|v| v.direction.as_str()),
@@ -126,6 +133,10 @@ pub struct VersionJson<'a> {
     pub required_bump: Option<Bump>,
     pub semver: SemverVerdict,
     pub semver_reason: &'a str,
+    /// Why the version is not judged in the scope (it did not compile, its root is not in
+    /// the files that compiled, or some of its changes are in a file that did not compile);
+    /// None when it is judged.
+    pub not_judged: Option<&'a str>,
     /// The changes since `previous`, by their worst verdict.
     pub changes: Counts,
     pub policy: Option<VersionPolicyJson<'a>>,
@@ -199,6 +210,7 @@ pub fn to_json<'a>(
                 required_bump: r.semver.required,
                 semver: r.semver.verdict,
                 semver_reason: &r.semver.reason,
+                not_judged: r.not_judged.as_deref(),
                 changes: r.counts,
                 policy: r.policy.as_ref().map(VersionPolicyJson::of),
                 hazards: r
@@ -246,9 +258,9 @@ pub fn to_text(project: &Project, analysis: &Analysis, policy: Option<PolicyJson
         "FINGERPR"
     };
     let mut out = String::new();
-    let policy_head = if has_policy { "POLICY  " } else { "" };
+    let policy_head = if has_policy { "POLICY      " } else { "" };
     out.push_str(&format!(
-        "{:<name_w$}  {:<10}  {:<7}  {:<13}  {:>5}  {:>4}  {:<8}  {:<5}  {:<8}  {:<9}  {:<ch_w$}  {policy_head}{}\n",
+        "{:<name_w$}  {:<10}  {:<7}  {:<13}  {:>5}  {:>4}  {:<8}  {:<5}  {:<8}  {:<10}  {:<ch_w$}  {policy_head}{}\n",
         "VERSION",
         "DATE",
         "COMMIT",
@@ -281,8 +293,15 @@ pub fn to_text(project: &Project, analysis: &Analysis, policy: Option<PolicyJson
         } else if let Some(same) = v.same_as {
             notes.push(format!("same content as {}", sanitize::line(same)));
         }
-        if root.is_some() && v.root_fingerprint.is_none() && v.status != Status::Failed {
-            notes.push("root not in this version".into());
+        match v.not_judged {
+            // A version that did not compile says why in its diagnostic.
+            Some(why) if v.status != Status::Failed => {
+                notes.push(format!("{NOT_JUDGED}: {}", sanitize::line(why)));
+            }
+            None if root.is_some() && v.root_fingerprint.is_none() => {
+                notes.push("root not in this version".into());
+            }
+            _ => {}
         }
         if let Some(d) = v.diagnostics.first() {
             let more = v.diagnostics.len() - 1;
@@ -296,28 +315,30 @@ pub fn to_text(project: &Project, analysis: &Analysis, policy: Option<PolicyJson
         if let Some(how) = v.compiled_by.summary() {
             notes.push(how);
         }
-        if v.previous.is_none() && v.status != Status::Failed {
+        if v.previous.is_none() && v.status != Status::Failed && v.not_judged.is_none() {
             notes.push(sanitize::line(v.semver_reason));
         }
         let semver = match v.semver {
             SemverVerdict::Ok => "ok",
             SemverVerdict::TooSmall => "TOO SMALL",
             SemverVerdict::LargerThanNeeded => "larger",
+            SemverVerdict::NotJudged => NOT_JUDGED,
             SemverVerdict::None => "-",
         };
         let changes = changes_cell(v);
         let policy_cell = match &v.policy {
+            Some(p) if !p.judged => format!("{NOT_JUDGED:<12}"),
             Some(p) if p.pass && p.warnings > 0 => {
-                format!("{:<8}", format!("pass({})", p.warnings))
+                format!("{:<12}", format!("pass({})", p.warnings))
             }
-            Some(p) if p.pass => format!("{:<8}", "pass"),
-            Some(_) => format!("{:<8}", "FAIL"),
-            None if has_policy => format!("{:<8}", ""),
+            Some(p) if p.pass => format!("{:<12}", "pass"),
+            Some(_) => format!("{:<12}", "FAIL"),
+            None if has_policy => format!("{:<12}", ""),
             None => String::new(),
         };
         let bump = |b: Option<Bump>| b.map_or("-", Bump::as_str);
         out.push_str(&format!(
-            "{:<name_w$}  {:<10}  {:<7}  {:<13}  {:>5}  {:>4}  {:<8}  {:<5}  {:<8}  {:<9}  {:<ch_w$}  {policy_cell}{}\n",
+            "{:<name_w$}  {:<10}  {:<7}  {:<13}  {:>5}  {:>4}  {:<8}  {:<5}  {:<8}  {:<10}  {:<ch_w$}  {policy_cell}{}\n",
             sanitize::line(v.name),
             v.date,
             v.commit.get(..7).unwrap_or(v.commit),
@@ -344,6 +365,7 @@ pub fn to_text(project: &Project, analysis: &Analysis, policy: Option<PolicyJson
         }
         if let Some(p) = &v.policy
             && !p.pass
+            && p.judged
         {
             let what = match (p.first_violation, p.note) {
                 (Some(c), _) => format!(
@@ -416,29 +438,37 @@ pub fn to_text(project: &Project, analysis: &Analysis, policy: Option<PolicyJson
     };
     let too_small = verdicts(SemverVerdict::TooSmall);
     let larger = verdicts(SemverVerdict::LargerThanNeeded);
+    let unjudged = verdicts(SemverVerdict::NotJudged);
     out.push_str(&format!(
-        "semver: {} ok, {} too small{}, {} larger than needed{}\n",
+        "semver: {} ok, {} too small{}, {} larger than needed{}, {} {NOT_JUDGED}{}\n",
         verdicts(SemverVerdict::Ok).len(),
         too_small.len(),
         list(&too_small),
         larger.len(),
-        list(&larger)
+        list(&larger),
+        unjudged.len(),
+        list(&unjudged)
     ));
     if let Some(p) = &json.policy {
-        let failed: Vec<String> = json
-            .versions
-            .iter()
-            .filter(|v| v.policy.as_ref().is_some_and(|p| !p.pass))
-            .map(|v| sanitize::line(v.name))
-            .collect();
+        let names = |keep: fn(&VersionPolicyJson<'_>) -> bool| -> Vec<String> {
+            json.versions
+                .iter()
+                .filter(|v| v.policy.as_ref().is_some_and(keep))
+                .map(|v| sanitize::line(v.name))
+                .collect()
+        };
+        let failed = names(|p| !p.pass && p.judged);
+        let unjudged = names(|p| !p.judged);
         out.push_str(&format!(
-            "policy {} at {} level{}: {} pass, {} fail{}\n",
+            "policy {} at {} level{}: {} pass, {} fail{}, {} {NOT_JUDGED}{}\n",
             p.name,
             p.level,
             if p.strict { ", strict" } else { "" },
-            json.versions.len() - failed.len(),
+            json.versions.len() - failed.len() - unjudged.len(),
             failed.len(),
-            list(&failed)
+            list(&failed),
+            unjudged.len(),
+            list(&unjudged)
         ));
     }
     if !json.hazards.is_empty() {
@@ -458,7 +488,8 @@ fn changes_cell(v: &VersionJson<'_>) -> String {
     } else {
         String::new()
     };
-    if v.previous.is_none() {
+    if v.previous.is_none() || v.status == Status::Failed {
+        // Nothing compared: no count, not "none".
         "-".to_string()
     } else if v.changes.total() == 0 {
         format!("none{ignored}")

@@ -5,11 +5,11 @@ use std::collections::HashSet;
 use std::sync::OnceLock;
 
 use protolapse::explore::compare::{Comparison, Layout, Path, Sides, Step};
-use protolapse::explore::facts;
+use protolapse::explore::facts::{self, Mark};
 use protolapse::explore::names;
 use protolapse::history::demo::{Snapshot, write_repo};
 use protolapse::history::{self, HistoryOptions};
-use protolapse::judge::Ignores;
+use protolapse::judge::{Ignores, Scope};
 use protolapse::load::{self, Loaded, Project, VersionId, lineage};
 use protolapse::policy::{SemverVerdict, Settings};
 use protolapse::rules::{Bump, RuleId, Severity};
@@ -273,10 +273,10 @@ fn the_policy_matrix_judges_every_version_with_every_policy() {
         any.results[0], None,
         "the first version has nothing to check"
     );
-    assert!(any.results[1..].iter().all(|r| *r != Some(false)));
+    assert!(any.results[1..].iter().all(|r| *r != Some(Mark::Fail)));
     let backward = col("BACKWARD");
     let v110 = index(p, "v1.1.0");
-    assert_eq!(backward.results[v110], Some(false));
+    assert_eq!(backward.results[v110], Some(Mark::Fail));
     assert!(
         backward.reasons[v110]
             .as_deref()
@@ -284,7 +284,42 @@ fn the_policy_matrix_judges_every_version_with_every_policy() {
             .contains("BACKWARD")
     );
     let deny = col("DENY_ALL");
-    assert_eq!(deny.results[index(p, "v0.2.0")], Some(false));
+    assert_eq!(deny.results[index(p, "v0.2.0")], Some(Mark::Fail));
+}
+
+/// The demo's v1.2.0 compiled 5 of its 7 files, and FlightPath's file is one of those that
+/// did not: reached from FlightPath, nothing of v1.2.0 was read, so no check passes on it.
+#[test]
+fn a_version_whose_root_did_not_compile_is_not_judged_anywhere() {
+    let p = demo();
+    let settings = Settings {
+        scope: Scope::Root("physics.v1.FlightPath".into()),
+        ..Settings::default()
+    };
+    let v120 = index(p, "v1.2.0");
+    let m = facts::policy_matrix(p, &settings);
+    for c in &m.columns {
+        assert_eq!(c.results[v120], Some(Mark::NotJudged), "{}", c.name);
+        let why = c.reasons[v120].as_deref().unwrap_or("");
+        assert!(why.starts_with("not judged: "), "{}: {why}", c.name);
+    }
+    let f = facts::analyze(p, &settings);
+    let at = &f.versions[v120];
+    assert_eq!(at.semver, Some(SemverVerdict::NotJudged));
+    assert_eq!(at.semver.and_then(Mark::of_semver), Some(Mark::NotJudged));
+    let reason = at.reason.as_deref().unwrap_or("");
+    assert!(
+        reason.contains("the root's file, did not compile in v1.2.0"),
+        "{reason}"
+    );
+    // The whole schema: the changes in its two broken files are not judged, so neither
+    // is the version; the versions around it still are.
+    let whole = facts::analyze(p, &Settings::default());
+    assert_eq!(whole.versions[v120].semver, Some(SemverVerdict::NotJudged));
+    assert_eq!(
+        whole.versions[index(p, "v2.0.0")].semver,
+        Some(SemverVerdict::Ok)
+    );
 }
 
 #[test]

@@ -15,6 +15,7 @@ mod fixtures_real;
 mod history;
 mod layers;
 mod model;
+mod not_judged;
 mod options;
 mod pairing_real;
 mod policy;

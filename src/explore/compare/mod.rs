@@ -345,16 +345,7 @@ impl Comparison {
     }
 
     /// Changes per severity (safe, hazard, lossy, breaking), and the ignored ones.
-    pub fn counts(&self) -> ([usize; 4], usize) {
-        let mut out = [0; 4];
-        let mut ignored = 0;
-        for c in &self.changes {
-            if c.ignored.is_some() {
-                ignored += 1;
-            } else {
-                out[c.verdict.worst() as usize] += 1;
-            }
-        }
-        (out, ignored)
+    pub fn counts(&self) -> crate::judge::Counts {
+        crate::judge::Counts::of(&self.changes)
     }
 }

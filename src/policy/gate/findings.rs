@@ -84,6 +84,25 @@ pub struct GateReport {
     pub checked: Vec<String>,
     /// Why the policy had nothing to check, or other notes.
     pub notes: Vec<String>,
+    /// Why the subject is not judged against the base (`judge::Scope::not_judged`): then
+    /// it does not pass, and it fails only if a change that was read fails it.
+    pub not_judged: Option<String>,
+}
+
+impl GateReport {
+    /// The verdict in one word: `PASS`, `FAIL`, or `NOT JUDGED` (nothing that was read
+    /// fails, but what decides it was not read).
+    pub fn verdict(&self) -> &'static str {
+        if self.pass {
+            "PASS"
+        } else if self.not_judged.is_some()
+            && !self.findings.iter().any(|f| f.severity == Outcome::Error)
+        {
+            "NOT JUDGED"
+        } else {
+            "FAIL"
+        }
+    }
 }
 
 /// First paragraph of the rule page's "How to make the change safely".

@@ -127,6 +127,7 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
     let subject = &versions[input.subject.index()];
     let base = &versions[input.base.index()];
     let changes = cmp.changes(input.base, input.subject).unwrap_or_default();
+    let not_judged = cmp.scope().not_judged(subject, &changes);
     let mut findings = Vec::new();
     let mut notes = Vec::new();
 
@@ -145,7 +146,8 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
     // The semver check of the version about to be published.
     let mut semver = None;
     if let (Some(x), Some(base_v)) = (input.version, base.version.semver.as_ref()) {
-        let check = sv::assess(&base.version.name, Some((base_v, x)), &changes, s.pre1);
+        let mut check = sv::assess(&base.version.name, Some((base_v, x)), &changes, s.pre1);
+        check.unless_unjudged(not_judged.as_deref());
         if check.verdict == SemverVerdict::TooSmall {
             let first = check.deciding.first();
             let more = match check.deciding.len() {
@@ -244,7 +246,7 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
         policy: input.policy.to_string(),
         level: s.level,
         strict: s.strict,
-        pass: !findings.iter().any(|f| f.severity == Outcome::Error),
+        pass: not_judged.is_none() && !findings.iter().any(|f| f.severity == Outcome::Error),
         required_bump: rules::required_bump(&changes),
         semver,
         counts: Counts::of(&changes),
@@ -252,6 +254,7 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
         changes,
         checked,
         notes,
+        not_judged,
     }
 }
 

@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use crate::judge::Scope;
 use crate::load::{Loaded, VersionId, lineage};
-use crate::schema::graph::build;
+use crate::schema::graph::{build, type_text};
 use crate::schema::model::{Cardinality, Content, Enum, Extension, Field, Message};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -107,11 +107,23 @@ pub struct Hazard {
 }
 
 /// What a field or value number held in one version.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 struct Decl {
     name: String,
-    /// Type and cardinality (`repeated int32`); for enum values, empty.
+    /// Type and cardinality as compared (`repeated int32`; `string` reads as `bytes`, which
+    /// shares its encoding); for enum values, empty.
     ty: String,
+    /// The type as declared, for messages (`string`, `optional int32`); for enum values,
+    /// empty.
+    shown: String,
+}
+
+/// Two declarations are the same when name and compared type are: `string` back as `bytes`
+/// is no reuse.
+impl PartialEq for Decl {
+    fn eq(&self, other: &Decl) -> bool {
+        self.name == other.name && self.ty == other.ty
+    }
 }
 
 /// One number's story so far.
@@ -123,8 +135,9 @@ struct Track {
     present: bool,
     /// Where it went missing, if it is missing now.
     removed_at: Option<usize>,
-    /// Types in order of appearance while present without removal: (type, since version).
-    types: Vec<(String, usize)>,
+    /// Types in order of appearance while present without removal: (compared type, since
+    /// version, declared type).
+    types: Vec<(String, usize, String)>,
 }
 
 /// One name's story so far (the number it had).
@@ -156,10 +169,21 @@ struct Container {
 }
 
 impl Container {
-    /// The container is as it was: only note that its reservations still stand in `i`.
+    /// The container is as it was: note that its numbers, names and reservations still
+    /// stand in `i` (so that a later removal names the last version that really held them).
     fn seen_again(&mut self, i: usize) {
         if let Some(r) = &mut self.reserved {
             r.at = i;
+        }
+        for t in self.numbers.values_mut().filter(|t| t.present) {
+            if let Some((_, at)) = &mut t.last {
+                *at = i;
+            }
+        }
+        for t in self.names.values_mut().filter(|t| t.present) {
+            if let Some((_, at)) = &mut t.last {
+                *at = i;
+            }
         }
     }
 }
@@ -178,12 +202,21 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
         if v.schema().is_none() {
             continue;
         }
+        let content = &v.compiled.schema.content;
         if v.unchanged_since.is_some() {
-            // The same content as the version before: nothing can show here.
-            containers.values_mut().for_each(|c| c.seen_again(i));
+            // The same content as the version before: nothing can show here, but what is
+            // still there was held here too.
+            for (key, c) in containers.iter_mut() {
+                let here = match key.strip_suffix(" (extensions)") {
+                    Some(extendee) => content.extensions.contains_key(extendee),
+                    None => content.messages.contains_key(key) || content.enums.contains_key(key),
+                };
+                if here {
+                    c.seen_again(i);
+                }
+            }
             continue;
         }
-        let content = &v.compiled.schema.content;
         let reached: Option<Vec<String>> = scope.root().map(|r| {
             if scope.present_in(content) {
                 build(content, r).names().map(str::to_string).collect()
@@ -277,6 +310,7 @@ fn message(c: &mut Container, m: &Message, i: usize, versions: &[Loaded], out: &
                 Decl {
                     name: f.name.clone(),
                     ty: type_key(f),
+                    shown: type_text(f),
                 },
             )
         })
@@ -315,6 +349,7 @@ fn extensions(
                 Decl {
                     name: x.full_name.clone(),
                     ty: type_key(&x.field),
+                    shown: type_text(&x.field),
                 },
             )
         })
@@ -330,6 +365,7 @@ fn enumeration(c: &mut Container, e: &Enum, i: usize, versions: &[Loaded], out: 
         present.entry(i64::from(v.number)).or_insert(Decl {
             name: v.name.clone(),
             ty: String::new(),
+            shown: String::new(),
         });
     }
     let ranges = e

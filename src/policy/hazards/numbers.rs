@@ -51,12 +51,13 @@ pub(super) fn step(
         }
         if !d.ty.is_empty() {
             match t.types.last() {
-                Some((ty, _)) if *ty == d.ty => {}
+                Some((ty, _, _)) if *ty == d.ty => {}
                 _ => {
-                    if let Some(k) = t.types.iter().position(|(ty, _)| *ty == d.ty)
+                    if let Some(k) = t.types.iter().position(|(ty, _, _)| *ty == d.ty)
                         && k + 1 < t.types.len()
                     {
-                        let (ref mid, since) = t.types[t.types.len() - 1];
+                        let (_, since, ref mid) = t.types[t.types.len() - 1];
+                        let first = &t.types[k].2;
                         out.push(Hazard {
                             kind: HazardKind::TypeReverted,
                             element: elem(&d.name),
@@ -71,17 +72,17 @@ pub(super) fn step(
                             message: format!(
                                 "{container}: `{}` was {} from {}, {} from {}, and is {} again in {}: data written as {} is misread",
                                 d.name,
-                                d.ty,
+                                first,
                                 name(versions, t.types[k].1),
                                 mid,
                                 name(versions, since),
-                                d.ty,
+                                d.shown,
                                 name(versions, i),
                                 mid
                             ),
                         });
                     }
-                    t.types.push((d.ty.clone(), i));
+                    t.types.push((d.ty.clone(), i, d.shown.clone()));
                 }
             }
         }
@@ -227,11 +228,12 @@ pub(super) fn type_key(f: &Field) -> String {
     }
 }
 
+/// A declaration as written: `string datum`, `FLIGHT_STATUS_AIRBORNE`.
 fn describe(d: &Decl) -> String {
-    if d.ty.is_empty() {
+    if d.shown.is_empty() {
         d.name.clone()
     } else {
-        format!("{} {}", d.ty, d.name)
+        format!("{} {}", d.shown, d.name)
     }
 }
 

@@ -14,7 +14,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use crate::history::VersionKind;
-use crate::judge::Comparer;
+use crate::judge::{Comparer, NOT_JUDGED};
 use crate::load::{Loaded, VersionId};
 use crate::rules::{Change, RuleId, Severity};
 
@@ -70,6 +70,10 @@ pub struct PolicyResult {
     pub warnings: usize,
     /// Why there was nothing (or not everything) to check.
     pub note: Option<String>,
+    /// Why the version is not judged (`judge::Scope::not_judged`, or changes against a
+    /// version it is checked against that could not be judged); then `pass` is false, and
+    /// it fails only if a change that was read fails it (see [`PolicyResult::unjudged`]).
+    pub not_judged: Option<String>,
 }
 
 impl PolicyResult {
@@ -84,7 +88,13 @@ impl PolicyResult {
             checked: Vec::new(),
             warnings: 0,
             note: None,
+            not_judged: None,
         }
+    }
+
+    /// Not judged, and no change that was read fails it: neither pass nor fail.
+    pub fn unjudged(&self) -> bool {
+        self.not_judged.is_some() && self.failed_against.is_empty()
     }
 }
 
@@ -169,9 +179,13 @@ pub fn evaluate(
 ) -> PolicyResult {
     let versions = cmp.versions();
     let mut out = PolicyResult::new(policy, level);
-    if cmp.schema(subject).is_none() {
+    if let Some(why) = versions
+        .get(subject.index())
+        .and_then(|v| cmp.scope().not_judged(v, &[]))
+    {
         out.pass = false;
-        out.note = Some("did not compile".into());
+        out.note = Some(format!("{NOT_JUDGED}: {why}"));
+        out.not_judged = Some(why);
         return out;
     }
     let reqs = requirements(policy, versions, prev, earlier);
@@ -197,6 +211,13 @@ pub fn evaluate(
             continue;
         };
         out.checked.push(name.clone());
+        if s.not_judged > 0 && out.not_judged.is_none() {
+            let n = s.not_judged;
+            out.not_judged = Some(format!(
+                "{n} change{} against {name} could not be judged (a file did not compile)",
+                if n == 1 { "" } else { "s" }
+            ));
+        }
         let dirs = [(backward, 0), (forward, 1)];
         let fails = if matches!(policy, Policy::DenyAll) {
             s.changed
@@ -224,6 +245,12 @@ pub fn evaluate(
                 .map(|&(_, d)| s.warnings[l][d] as usize)
                 .sum();
         }
+    }
+    if let Some(why) = &out.not_judged
+        && out.pass
+    {
+        out.pass = false;
+        out.note = Some(format!("{NOT_JUDGED}: {why}"));
     }
     out
 }

@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
 use crate::explore::{Comparison, NodeKind, Row, Sides};
+use crate::judge::NOT_JUDGED;
 use crate::rules::Severity;
 use crate::schema::Status;
 
@@ -23,18 +24,21 @@ fn short(name: &str) -> &str {
 
 /// The title's change counts: `24 changes: 12 breaking · 3 lossy · ...`.
 pub fn counts_spans(t: &Theme, c: &Comparison) -> Vec<Span<'static>> {
-    let (counts, ignored) = c.counts();
-    let total: usize = counts.iter().sum();
+    let counts = c.counts();
+    let total = counts.total();
     if c.first {
         return vec![Span::styled("first version: nothing to compare ", t.dim())];
     }
-    if total == 0 && ignored == 0 {
+    if total == 0 && counts.ignored == 0 {
         return vec![Span::styled("no changes ", t.ok())];
     }
     let mut out = vec![Span::raw(format!(
-        "{total} change{}: ",
+        "{total} change{}",
         if total == 1 { "" } else { "s" }
     ))];
+    if total > 0 {
+        out.push(Span::raw(": "));
+    }
     let sevs = [
         Severity::Breaking,
         Severity::Lossy,
@@ -43,7 +47,12 @@ pub fn counts_spans(t: &Theme, c: &Comparison) -> Vec<Span<'static>> {
     ];
     let mut first = true;
     for s in sevs {
-        let n = counts[s as usize];
+        let n = match s {
+            Severity::Breaking => counts.breaking,
+            Severity::Lossy => counts.lossy,
+            Severity::Hazard => counts.hazard,
+            Severity::Safe => counts.safe,
+        };
         if n == 0 {
             continue;
         }
@@ -53,6 +62,14 @@ pub fn counts_spans(t: &Theme, c: &Comparison) -> Vec<Span<'static>> {
         first = false;
         out.push(Span::styled(format!("{n} {}", s.as_str()), t.severity(s)));
     }
+    // The same words as the banner above the tree and the reports.
+    if counts.not_judged > 0 {
+        out.push(Span::styled(
+            format!(" · {} {NOT_JUDGED}", counts.not_judged),
+            t.warn(),
+        ));
+    }
+    let ignored = counts.ignored - counts.not_judged;
     if ignored > 0 {
         out.push(Span::styled(format!(" · {ignored} ignored"), t.dim()));
     }
@@ -167,7 +184,7 @@ pub fn notice(app: &App) -> Option<Line<'static>> {
     (!parts.is_empty()).then(|| {
         Line::styled(
             format!(
-                " ⚠ files compiled: {}; the rest shows as absent, its changes unjudged",
+                " ⚠ files compiled: {}; the rest shows as absent, its changes {NOT_JUDGED}",
                 parts.join(", ")
             ),
             app.theme.warn(),

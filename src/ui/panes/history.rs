@@ -7,6 +7,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
+use crate::explore::facts::Mark;
+use crate::judge::{NOT_JUDGED, Scope};
 use crate::policy::lifecycle::{Lifecycle, Row, State};
 
 use crate::ui::app::App;
@@ -78,6 +80,21 @@ fn state_word(s: State) -> &'static str {
     }
 }
 
+/// The mark of a version where the container was not read.
+fn not_judged_glyph(t: &Theme) -> (&'static str, Style) {
+    t.mark(Mark::NotJudged)
+}
+
+/// Why the container is not judged in version `ci` (`judge::Scope::not_judged` with the
+/// container as the root), when the version does not have it.
+fn not_judged_at(app: &App, l: &Lifecycle, container: &str, ci: usize) -> Option<String> {
+    if l.present.get(ci).copied().unwrap_or(false) {
+        return None;
+    }
+    let v = app.versions.get(ci)?;
+    Scope::Root(container.to_string()).not_judged(v, &[])
+}
+
 pub struct HistoryPane<'a>(pub &'a App);
 
 impl Widget for &HistoryPane<'_> {
@@ -139,6 +156,11 @@ impl Widget for &HistoryPane<'_> {
             head.push(Span::raw(" "));
         }
         Line::from(head).render(Rect { height: 1, ..inner }, buf);
+        // The versions where the container was not read: it is not among what compiled.
+        let not_judged: Vec<Option<String>> = shown
+            .clone()
+            .map(|ci| not_judged_at(app, l, &container, ci))
+            .collect();
         for (ri, mi) in (nav.row_scroll..l.rows.len()).take(rows).enumerate() {
             let Some(m) = l.rows.get(mi) else { break };
             let sel_row = mi == nav.row;
@@ -156,7 +178,9 @@ impl Widget for &HistoryPane<'_> {
                 let absent = st == State::Unknown
                     && compiled
                     && !l.present.get(ci).copied().unwrap_or(false);
-                let (g, style) = if absent {
+                let (g, style) = if not_judged[ci - nav.col_scroll].is_some() {
+                    not_judged_glyph(t)
+                } else if absent {
                     ("", Style::new())
                 } else {
                     glyph(t, st)
@@ -180,6 +204,25 @@ impl Widget for &HistoryPane<'_> {
         // The cell under the cursor, and the legend.
         let y = inner.bottom().saturating_sub(FOOTER_ROWS);
         if let Some(m) = l.rows.get(nav.row)
+            && let Some(why) = not_judged_at(app, l, &container, nav.col)
+        {
+            let vname = app
+                .versions
+                .get(nav.col)
+                .map(|v| crate::sanitize::line(v.name()))
+                .unwrap_or_default();
+            let (_, style) = not_judged_glyph(t);
+            Line::from(vec![
+                Span::styled(
+                    format!(" {} ", crate::sanitize::line(last_name(m))),
+                    t.header(),
+                ),
+                Span::raw(format!("in {vname}: ")),
+                Span::styled(NOT_JUDGED, style),
+                Span::styled(format!(": {}", crate::sanitize::line(&why)), t.dim()),
+            ])
+            .render(Rect::new(inner.x, y + 1, inner.width, 1), buf);
+        } else if let Some(m) = l.rows.get(nav.row)
             && let Some(cell) = m.cells.get(nav.col)
         {
             let vname = crate::sanitize::line(&cell.version);
@@ -222,6 +265,9 @@ impl Widget for &HistoryPane<'_> {
             legend.push(Span::styled(g, style));
             legend.push(Span::styled(format!(" {}  ", state_word(s)), t.dim()));
         }
+        let (g, style) = not_judged_glyph(t);
+        legend.push(Span::styled(g, style));
+        legend.push(Span::styled(format!(" {NOT_JUDGED}"), t.dim()));
         Line::from(legend).render(Rect::new(inner.x, y + 2, inner.width, 1), buf);
     }
 }

@@ -7,7 +7,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
-use crate::policy::SemverVerdict;
+use crate::explore::facts::Mark;
 
 use crate::ui::app::App;
 use crate::ui::widgets::text::fit;
@@ -146,22 +146,20 @@ impl Widget for &PolicyPane<'_> {
                 ),
             ];
             let sel = |ci: usize| vi == nav.row && ci == nav.col;
-            let mark = |ok: Option<bool>, ci: usize| {
-                let (txt, style) = match ok {
-                    Some(true) => ("  ✓", t.ok()),
-                    Some(false) => ("  ✗", t.bad()),
-                    None => ("  ·", t.dim()),
+            let mark = |m: Option<Mark>, ci: usize| {
+                let (g, style) = match m {
+                    Some(m) => t.mark(m),
+                    None => ("·", t.dim()),
                 };
+                let txt = format!("  {g}");
                 let style = if sel(ci) {
                     style.patch(t.selected(true))
                 } else {
                     style
                 };
-                Span::styled(fit(txt, col_w), style)
+                Span::styled(fit(&txt, col_w), style)
             };
-            let sv = vf
-                .and_then(|x| x.semver)
-                .map(|m| m != SemverVerdict::TooSmall);
+            let sv = vf.and_then(|x| x.semver).and_then(Mark::of_semver);
             spans.push(mark(sv, 0));
             for (pi, p) in columns.iter().enumerate() {
                 spans.push(mark(p.results.get(vi).copied().flatten(), pi + 1));
@@ -175,7 +173,10 @@ impl Widget for &PolicyPane<'_> {
             f.versions.get(nav.row).and_then(|x| x.reason.clone())
         } else {
             columns.get(nav.col - 1).and_then(|p| {
-                let failed = p.results.get(nav.row).copied().flatten() == Some(false);
+                let failed = matches!(
+                    p.results.get(nav.row).copied().flatten(),
+                    Some(Mark::Fail | Mark::NotJudged)
+                );
                 failed
                     .then(|| p.reasons.get(nav.row).cloned().flatten())
                     .flatten()
@@ -197,19 +198,25 @@ impl Widget for &PolicyPane<'_> {
                 },
             ),
         };
-        let failing = if nav.col == 0 {
+        let cell = if nav.col == 0 {
             f.versions
                 .get(nav.row)
-                .is_some_and(|x| x.semver == Some(SemverVerdict::TooSmall))
+                .and_then(|x| x.semver)
+                .and_then(Mark::of_semver)
         } else {
-            true
+            columns
+                .get(nav.col - 1)
+                .and_then(|p| p.results.get(nav.row).copied().flatten())
         };
         if let Some(n) = note {
             Line::styled(format!(" {}", crate::sanitize::line(&n)), t.dim())
                 .render(Rect::new(inner.x, y.saturating_sub(1), inner.width, 1), buf);
         }
         if let Some(r) = reason {
-            let style = if failing { t.bad() } else { t.dim() };
+            let style = match cell {
+                Some(m @ (Mark::Fail | Mark::NotJudged)) => t.mark(m).1,
+                _ => t.dim(),
+            };
             Line::styled(format!(" {}", crate::sanitize::line(&r)), style)
                 .render(Rect::new(inner.x, y, inner.width, 1), buf);
         }

@@ -7,13 +7,14 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
-use crate::explore::facts::VersionFacts;
+use crate::explore::facts::{Mark, VersionFacts};
 use crate::history::format_date;
 use crate::policy::SemverVerdict;
 use crate::rules::Bump;
 use crate::schema::Status;
 
 use crate::ui::app::{App, Pane};
+use crate::ui::widgets::theme::Theme;
 
 /// Rows kept for the selected version's details under the list.
 pub const INFO_HEIGHT: u16 = 5;
@@ -151,10 +152,13 @@ impl Widget for &VersionsPane<'_> {
             spans.push(Span::styled(pad(bump_text(need), 5), need_style));
             spans.push(Span::raw(" "));
             spans.push(match f.and_then(|f| f.semver) {
-                Some(SemverVerdict::Ok) => Span::styled("✓ ", t.ok()),
-                Some(SemverVerdict::TooSmall) => Span::styled("✗ ", t.bad()),
+                // Larger than needed passes, dim.
                 Some(SemverVerdict::LargerThanNeeded) => Span::styled("✓ ", t.dim()),
-                _ => Span::raw("  "),
+                Some(v) => match Mark::of_semver(v) {
+                    Some(m) => mark_span(t, m),
+                    None => Span::raw("  "),
+                },
+                None => Span::raw("  "),
             });
             spans.push(if f.is_some_and(|f| !f.hazards.is_empty()) {
                 Span::styled("! ", t.warn())
@@ -163,8 +167,7 @@ impl Widget for &VersionsPane<'_> {
             });
             if policy {
                 spans.push(match f.and_then(|f| f.policy) {
-                    Some(true) => Span::styled("✓ ", t.ok()),
-                    Some(false) => Span::styled("✗ ", t.bad()),
+                    Some(m) => mark_span(t, m),
                     None => Span::raw("  "),
                 });
             }
@@ -199,6 +202,12 @@ impl Widget for &VersionsPane<'_> {
                 .render(r, buf);
         }
     }
+}
+
+/// A check's mark in a two-column cell.
+fn mark_span(t: &Theme, m: Mark) -> Span<'static> {
+    let (g, style) = t.mark(m);
+    Span::styled(format!("{g} "), style)
 }
 
 fn info_lines(app: &App, width: u16) -> Vec<Line<'static>> {
@@ -252,7 +261,7 @@ fn info_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         if let Some(r) = &f.reason {
             let style = match f.semver {
                 Some(SemverVerdict::TooSmall) => t.bad(),
-                Some(SemverVerdict::LargerThanNeeded) => t.warn(),
+                Some(SemverVerdict::LargerThanNeeded | SemverVerdict::NotJudged) => t.warn(),
                 _ => t.dim(),
             };
             out.push(Line::styled(
@@ -260,10 +269,10 @@ fn info_lines(app: &App, width: u16) -> Vec<Line<'static>> {
                 style,
             ));
         }
-        if f.policy == Some(false)
+        if let Some(m @ (Mark::Fail | Mark::NotJudged)) = f.policy
             && let Some(r) = &f.policy_reason
         {
-            out.push(Line::styled(crate::sanitize::line(r), t.bad()));
+            out.push(Line::styled(crate::sanitize::line(r), t.mark(m).1));
         }
         for h in &f.hazards {
             out.push(Line::styled(

@@ -5,6 +5,7 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
+use crate::explore::facts::Mark;
 use crate::rules::Severity;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +65,17 @@ impl Theme {
 
     pub fn warn(&self) -> Style {
         self.severity(Severity::Hazard)
+    }
+
+    /// A check's mark and its style: `✓` pass, `✗` fail, `⊘` not judged (a file that did
+    /// not compile hides what decides it: never green). Not a dash: the history view's
+    /// `−` means removed.
+    pub fn mark(&self, m: Mark) -> (&'static str, Style) {
+        match m {
+            Mark::Pass => ("✓", self.ok()),
+            Mark::Fail => ("✗", self.bad()),
+            Mark::NotJudged => ("⊘", self.warn()),
+        }
     }
 
     pub fn header(&self) -> Style {

@@ -154,3 +154,40 @@ fn lifecycle_of_each_field() {
     assert_eq!(row(2).cells[4].rules, [RuleId::FIELD_TYPE_CHANGED]);
     assert!(policy::lifecycle::resolve(&p.versions, "Nope").is_err());
 }
+
+/// A reuse names the type as declared (`string`, though it reads like `bytes`) and the last
+/// version that held the number or name — through releases that did not touch the file.
+#[test]
+fn reuse_messages_name_the_declared_type_and_the_last_version_that_held_it() {
+    let mut r = Repo::new();
+    let m = |body: &str| proto("t", &format!("message M {{\n  int32 id = 1;\n{body}\n}}"));
+    commit_tag(&mut r, "v1.0.0", "t.proto", &m("  string datum = 4;"));
+    // The same schema: v1.1.0 still holds datum.
+    commit_tag(&mut r, "v1.1.0", "t.proto", &m("  string datum = 4;"));
+    commit_tag(&mut r, "v1.2.0", "t.proto", &m(""));
+    commit_tag(
+        &mut r,
+        "v1.3.0",
+        "t.proto",
+        &m("  bytes geohash = 4;\n  int32 datum = 5;"),
+    );
+    let p = load(&r);
+    let a = policy::analyze(&p, &Settings::default()).unwrap();
+    let message = |kind: HazardKind| {
+        a.hazards
+            .iter()
+            .find(|h| h.kind == kind)
+            .map(|h| h.message.clone())
+            .unwrap_or_else(|| panic!("no {kind:?} in {:?}", a.hazards))
+    };
+    assert_eq!(
+        message(HazardKind::NumberReused),
+        "t.M: number 4 held `string datum` until v1.1.0, was removed in v1.2.0, and is \
+         `bytes geohash` in v1.3.0: data written before the removal is misread"
+    );
+    assert!(
+        message(HazardKind::NameReused).contains("`datum` was number 4 until v1.1.0"),
+        "{}",
+        message(HazardKind::NameReused)
+    );
+}

@@ -108,8 +108,9 @@ fn semver_against_the_previous_relevant_version() {
     // The backport.
     assert_eq!(row("v1.0.2").0, Some("v1.0.1"));
     assert_eq!(row("v1.0.2").1, SemverVerdict::Ok);
-    // The broken version says so; the next compares with the last one that compiled.
-    assert_eq!(row("v2.1.0").1, SemverVerdict::None);
+    // The broken version is not judged, and says why; the next compares with the last one
+    // that compiled.
+    assert_eq!(row("v2.1.0").1, SemverVerdict::NotJudged);
     assert!(row("v2.1.0").2.contains("did not compile"));
     let after = row("v2.2.0");
     assert_eq!(after.0, Some("v2.0.0"));

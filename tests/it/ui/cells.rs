@@ -193,3 +193,36 @@ fn cmd_local(app: &mut App, names: &RwLock<Index>) {
         }
     }
 }
+
+/// The demo's v1.2.0 did not compile FlightPath's file: from FlightPath, nothing of it was
+/// read. Its semver and policy marks are ⊘ (never a green ✓), with the words "not judged"
+/// in the versions pane's info, the graph's title and its banner alike.
+#[test]
+fn a_version_whose_root_was_not_read_is_marked_not_judged_never_green() {
+    let mut app = demo(120, 40, Some("FlightPath"), COLOR);
+    pair(&mut app, "v1.1.1", "v1.2.0");
+    let buf = buffer(&app);
+    let (x, y) = find_cell(&buf, "v1.2.0  2024").unwrap();
+    let row: String = (x..buf.area.width)
+        .map(|i| buf[(i, y)].symbol().to_string())
+        .collect();
+    // Neither a mark nor a need that was not read: no ✓, no "none".
+    assert!(row.contains("minor       ⊘"), "{row}");
+    assert!(!row.contains('✓') && !row.contains("none"), "{row}");
+    let (mx, my) = find_cell(&buf, "⊘").unwrap();
+    assert_eq!(my, y);
+    assert_ne!(buf[(mx, my)].fg, Color::Green);
+    let screen = text(&app);
+    assert!(screen.contains("semver: not judged"), "{screen}");
+    assert!(screen.contains("0 changes · 5 not judged"), "{screen}");
+    assert!(screen.contains("its changes not"), "{screen}");
+
+    // The policy matrix: every column of the row, not a ✓ among them.
+    cmd(&mut app, Command::View(View::Policy));
+    let buf = buffer(&app);
+    let (x, y) = find_cell(&buf, "● v1.2.0").unwrap();
+    let row: String = (x..buf.area.width)
+        .map(|i| buf[(i, y)].symbol().to_string())
+        .collect();
+    assert!(!row.contains('✓') && row.matches('⊘').count() >= 9, "{row}");
+}
