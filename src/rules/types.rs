@@ -2,7 +2,7 @@
 //! "Updating a message type" rules on the wire, ProtoJSON's on JSON. Each function takes
 //! (writer, reader); the verdict of a change in both directions is two calls.
 
-use crate::schema::model::{Content, FieldType, Scalar};
+use crate::schema::model::{Content, Enum, FieldType, Scalar};
 
 use super::verdict::Severity::{self, *};
 
@@ -140,6 +140,20 @@ pub fn json(w: &FieldType, r: &FieldType) -> Severity {
     }
 }
 
+/// ProtoJSON between two enum types: values are written by name, and a reader rejects a
+/// name its enum does not have (or, told to ignore unknown values, drops the field). The
+/// writer's value names the reader's enum lacks, in declaration order: JSON is safe only when
+/// there are none — whatever the numbers, which JSON does not carry.
+pub fn json_enum_names_missing<'a>(w: &'a Enum, r: &Enum) -> Vec<&'a str> {
+    let mut missing: Vec<&str> = Vec::new();
+    for v in &w.values {
+        if !r.values.iter().any(|x| x.name == v.name) && !missing.contains(&v.name.as_str()) {
+            missing.push(&v.name);
+        }
+    }
+    missing
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,6 +204,44 @@ mod tests {
         assert_eq!(json(&m, &g), Safe);
         assert_eq!(json(&g, &m), Safe);
         assert_eq!(json(&m, &FieldType::Group("fx.Other".into())), Breaking);
+    }
+
+    #[test]
+    fn enum_json_needs_every_written_name_in_the_readers_enum() {
+        let e = |names: &[&str]| Enum {
+            values: names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| crate::schema::model::EnumValue {
+                    name: (*n).into(),
+                    number: i32::try_from(i).unwrap_or(0),
+                    deprecated: false,
+                    options: Default::default(),
+                })
+                .collect(),
+            ..enum_template()
+        };
+        let (old, new) = (e(&["A", "B", "C"]), e(&["C", "B", "A", "D"]));
+        assert!(json_enum_names_missing(&old, &new).is_empty(), "renumbered");
+        assert_eq!(json_enum_names_missing(&new, &old), ["D"]);
+        let renamed = e(&["X_A", "X_B", "X_C"]);
+        assert_eq!(json_enum_names_missing(&old, &renamed), ["A", "B", "C"]);
+    }
+
+    fn enum_template() -> Enum {
+        Enum {
+            full_name: "fx.E".into(),
+            name: "E".into(),
+            file: "m.proto".into(),
+            parent: None,
+            values: vec![],
+            closed: false,
+            json_legacy: false,
+            exported: true,
+            reserved_ranges: vec![],
+            reserved_names: vec![],
+            options: Default::default(),
+        }
     }
 
     #[test]

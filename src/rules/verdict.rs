@@ -129,9 +129,9 @@ impl Verdict {
     }
 
     /// Major when generated code or readers break or lose data; minor for an addition;
-    /// patch otherwise. An addition that only old readers (forward) cannot handle — a new
-    /// rpc an old server does not serve — is still a minor: semver promises that the new
-    /// version serves what the old one did, not the reverse.
+    /// patch otherwise. An addition that only old readers (forward) cannot handle is still a
+    /// minor: semver promises that the new version reads what the old one wrote, not the
+    /// reverse.
     pub fn bump(&self, additive: bool) -> Bump {
         let backward = [self.wire.backward, self.json.backward];
         let forward = [self.wire.forward, self.json.forward];

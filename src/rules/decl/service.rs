@@ -35,19 +35,13 @@ fn methods<'a>(p: Pair<'a, Service>) -> Vec<(String, Option<&'a Method>, Option<
 }
 
 /// A call to a method that the server's schema does not declare fails with UNIMPLEMENTED:
-/// nothing is misread, but the call is lost, whatever the client does — a break for the
-/// side that calls. Old clients calling a new server that dropped the method: backward.
-/// The same whichever version lacks the method, so an addition and a removal mirror each
-/// other; rollout order (servers first when adding) is what a policy decides.
+/// nothing is misread, but the call is lost — a break for old clients of a new server that
+/// dropped the method (backward). Adding a method changes no data: old clients never call
+/// it, and a new client calling it on an old server is a matter of deployment order
+/// (servers first), which the finding's message notes rather than a verdict judges.
 const UNSERVED_BACKWARD: Directions = Directions {
     backward: Breaking,
     forward: Safe,
-};
-
-/// The same, for new clients calling old servers: forward.
-const UNSERVED_FORWARD: Directions = Directions {
-    backward: Safe,
-    forward: Breaking,
 };
 
 pub(super) fn service_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
@@ -60,14 +54,10 @@ pub(super) fn service_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
         None,
         None,
         Some(format!("service {}", n.name)),
-        Verdict {
-            wire: UNSERVED_FORWARD,
-            json: UNSERVED_FORWARD,
-            source: Source::Safe,
-        },
+        Verdict::SAFE,
         true,
         format!(
-            "{} added: old servers answer its calls with UNIMPLEMENTED",
+            "{} added: no data changes; note that an old server answers a new client's calls with UNIMPLEMENTED, so deploy servers first",
             n.full_name
         ),
     )]
@@ -103,13 +93,12 @@ pub(super) fn rpc_added(_: &Ctx<'_>, p: Pair<'_, Service>) -> Vec<Finding> {
                 None,
                 None,
                 Some(sig(m)),
-                Verdict {
-                    wire: UNSERVED_FORWARD,
-                    json: UNSERVED_FORWARD,
-                    source: Source::Safe,
-                },
+                Verdict::SAFE,
                 true,
-                format!("{} added: old servers answer UNIMPLEMENTED", m.name),
+                format!(
+                    "{} added: no data changes; note that an old server answers a new client's call with UNIMPLEMENTED, so deploy servers first",
+                    m.name
+                ),
             )),
             _ => None,
         })

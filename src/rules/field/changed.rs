@@ -14,9 +14,20 @@ use super::super::verdict::{Directions, Source, Verdict};
 use super::structural::structural;
 use super::{BOTH_BREAK, F, is_repeated, v};
 
-/// ProtoJSON readers accept a field's JSON name and its proto name; writers emit the JSON name.
+/// The JSON keys a writer may emit for a field: its JSON name (the default) and its proto
+/// name (with `preserving_proto_field_name`); an extension's key is its full name.
+fn json_keys<'s>(x: &'s F<'_>) -> [&'s str; 2] {
+    match x.ext {
+        Some(_) => [x.name(), x.name()],
+        None => [&x.f.json_name, &x.f.name],
+    }
+}
+
+/// ProtoJSON readers accept a field's JSON name and its proto name; writers emit either. A
+/// key the reader does not accept is rejected (or, ignoring unknown fields, dropped).
 fn json_name_read(w: &F<'_>, r: &F<'_>) -> Severity {
-    if w.f.json_name == r.f.json_name || w.f.json_name == r.f.name {
+    let accepted = json_keys(r);
+    if json_keys(w).iter().all(|k| accepted.contains(k)) {
         Safe
     } else {
         Breaking
@@ -27,18 +38,30 @@ pub(super) fn field_renamed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
     if o.name() == n.name() {
         return vec![];
     }
-    vec![(
-        v(
-            Directions::SAFE,
-            Directions::of(o, n, json_name_read),
-            Source::Breaking,
-        ),
+    let json = Directions::of(o, n, json_name_read);
+    let message = if o.ext.is_none() && o.f.json_name == n.f.json_name {
+        let mut rejected = Vec::new();
+        if json.backward != Safe {
+            rejected.push(format!("`{}`, which the new reader rejects", o.name()));
+        }
+        if json.forward != Safe {
+            rejected.push(format!("`{}`, which the old reader rejects", n.name()));
+        }
+        format!(
+            "`{}` renamed to `{}`: binary is unaffected and the JSON name `{}` is kept, but ProtoJSON parsers accept the proto name too: JSON written with proto names (`preserving_proto_field_name`) carries {}; generated code changes",
+            o.name(),
+            n.name(),
+            n.f.json_name,
+            rejected.join(" or ")
+        )
+    } else {
         format!(
             "`{}` renamed to `{}`: binary is unaffected; JSON keys and generated code change",
             o.name(),
             n.name()
-        ),
-    )]
+        )
+    };
+    vec![(v(Directions::SAFE, json, Source::Breaking), message)]
 }
 
 pub(super) fn field_json_name_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
@@ -122,16 +145,84 @@ pub(super) fn field_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)>
                 backward: types::wire(a, b, n.c, n.f.utf8_verified),
                 forward: types::wire(b, a, o.c, o.f.utf8_verified),
             };
-            let json = Directions {
+            let mut json = Directions {
                 backward: types::json(a, b),
                 forward: types::json(b, a),
             };
-            (
-                v(wire, json, Source::Breaking),
-                format!("{what} {a} -> {b}: {}", reason(a, b, wire.worst())),
-            )
+            let mut message = format!("{what} {a} -> {b}: {}", reason(a, b, wire.worst()));
+            if let Some(names) = EnumNames::of(o.c, a, n.c, b) {
+                json = names.json();
+                message.push_str(&names.text());
+            }
+            (v(wire, json, Source::Breaking), message)
         })
         .collect()
+}
+
+/// A field whose enum type changed (another enum, or the same one renamed or moved):
+/// ProtoJSON writes values by name, so each side's names must exist in the reader's enum.
+struct EnumNames<'a> {
+    /// Old names the new enum lacks: old JSON the new reader rejects.
+    not_in_new: Vec<&'a str>,
+    /// New names the old enum lacks: new JSON the old reader rejects.
+    not_in_old: Vec<&'a str>,
+}
+
+impl<'a> EnumNames<'a> {
+    fn of(oc: &'a Content, a: &FieldType, nc: &'a Content, b: &FieldType) -> Option<Self> {
+        let (FieldType::Enum(x), FieldType::Enum(y)) = (a, b) else {
+            return None;
+        };
+        let (old, new) = (oc.enums.get(x)?, nc.enums.get(y)?);
+        Some(EnumNames {
+            not_in_new: types::json_enum_names_missing(old, new),
+            not_in_old: types::json_enum_names_missing(new, old),
+        })
+    }
+
+    /// A reader meeting a name it does not know rejects the message (or, ignoring unknown
+    /// values, drops the field).
+    fn json(&self) -> Directions {
+        let read = |missing: &[&str]| if missing.is_empty() { Safe } else { Breaking };
+        Directions {
+            backward: read(&self.not_in_new),
+            forward: read(&self.not_in_old),
+        }
+    }
+
+    fn text(&self) -> String {
+        fn list(names: &[&str]) -> String {
+            const SHOWN: usize = 4;
+            let mut s = names
+                .iter()
+                .take(SHOWN)
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if names.len() > SHOWN {
+                s.push_str(&format!(" and {} more", names.len() - SHOWN));
+            }
+            s
+        }
+        let mut parts = Vec::new();
+        if !self.not_in_new.is_empty() {
+            parts.push(format!(
+                "the new enum lacks {} (old JSON is rejected)",
+                list(&self.not_in_new)
+            ));
+        }
+        if !self.not_in_old.is_empty() {
+            parts.push(format!(
+                "the old enum lacks {} (new JSON is rejected)",
+                list(&self.not_in_old)
+            ));
+        }
+        if parts.is_empty() {
+            "; JSON writes enum values by name, and both enums have the same names".into()
+        } else {
+            format!("; JSON writes enum values by name: {}", parts.join("; "))
+        }
+    }
 }
 
 pub(super) fn field_message_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {

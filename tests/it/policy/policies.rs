@@ -131,3 +131,30 @@ fn levels_judge_different_cells() {
         [true, false]
     );
 }
+
+/// An added rpc or service changes no data: forward policies pass (a new client calling an
+/// old server gets UNIMPLEMENTED, which the message notes); removing one still fails backward.
+#[test]
+fn added_rpcs_and_services_pass_forward_policies_and_removals_fail() {
+    let mut r = Repo::new();
+    let one = "message Req {}\nservice Svc {\n  rpc Get(Req) returns (Req);\n}";
+    let more = "message Req {}\nservice Svc {\n  rpc Get(Req) returns (Req);\n  rpc List(Req) returns (Req);\n}\nservice Admin {\n  rpc Reset(Req) returns (Req);\n}";
+    commit_tag(&mut r, "v1.0.0", "t.proto", &proto("t", one));
+    commit_tag(&mut r, "v1.1.0", "t.proto", &proto("t", more));
+    commit_tag(&mut r, "v2.0.0", "t.proto", &proto("t", one));
+    let p = load(&r);
+    for level in [Level::Wire, Level::Json] {
+        for policy in ["FORWARD", "FULL"] {
+            assert_eq!(
+                passes(&analyze(&p, policy, level, true))[..2],
+                [true, true],
+                "{policy}"
+            );
+        }
+        assert_eq!(
+            passes(&analyze(&p, "BACKWARD", level, false)),
+            [true, true, false],
+            "removals break old clients"
+        );
+    }
+}

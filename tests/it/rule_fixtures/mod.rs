@@ -1,11 +1,13 @@
 //! Every rule has a fixture pair under `tests/fixtures/rules/<ID>/{old,new}/`; every rule runs
 //! on every pair (`pairs`), and every pair runs reversed too (`symmetry`). Pairs written
-//! inline check verdicts a fixture folder shows less plainly (`inline`), and editions features
+//! inline check verdicts a fixture folder shows less plainly (`inline`; ProtoJSON's names of
+//! enum values and fields: `json_names`), and editions features
 //! and syntax migrations get the verdicts their rule pages state (`editions`). Compiling a
 //! fixture folder or one file in memory lives here.
 
 mod editions;
 mod inline;
+mod json_names;
 mod pairing;
 mod pairs;
 mod symmetry;

@@ -100,6 +100,32 @@ const ASYMMETRIC: &[(RuleId, &str, &str, &str)] = &[
         "numbers leaving an extension range are free for fields that would misread old \
          extension data; numbers joining a range free nothing",
     ),
+    (
+        RuleId::RPC_REMOVED,
+        "wire",
+        "backward",
+        "old clients call the removed method and get UNIMPLEMENTED; an added method is one \
+         nobody calls yet (a new client on an old server is a deployment-order note)",
+    ),
+    (
+        RuleId::RPC_REMOVED,
+        "json",
+        "backward",
+        "as on the wire: calls of the removed method fail whatever the encoding",
+    ),
+    (
+        RuleId::SERVICE_REMOVED,
+        "wire",
+        "backward",
+        "old clients call the removed service and get UNIMPLEMENTED; an added service is one \
+         nobody calls yet",
+    ),
+    (
+        RuleId::SERVICE_REMOVED,
+        "json",
+        "backward",
+        "as on the wire: calls of the removed service fail whatever the encoding",
+    ),
 ];
 
 fn cells(c: &Change) -> [(&'static str, Directions); 2] {
