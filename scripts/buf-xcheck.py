@@ -132,7 +132,12 @@ def export(clone, tag, dest):
 
 
 def load_yaml(path):
-    import yaml  # PyYAML; buf.yaml files are YAML
+    if not os.path.exists(path):
+        return {}
+    try:
+        import yaml  # PyYAML (Debian: python3-yaml); buf.yaml files are YAML
+    except ImportError:
+        sys.exit("reading %s needs PyYAML (pip install pyyaml, or apt install python3-yaml)" % path)
     try:
         with open(path) as f:
             return yaml.safe_load(f) or {}
@@ -170,9 +175,8 @@ def configure(tree):
             cfg = load_yaml(os.path.join(tree, d, "buf.yaml"))
             if os.path.exists(os.path.join(tree, d, "buf.yaml")):
                 os.remove(os.path.join(tree, d, "buf.yaml"))
-            for lock in ("buf.lock",):
-                if os.path.exists(os.path.join(tree, d, lock)):
-                    os.remove(os.path.join(tree, d, lock))
+            if os.path.exists(os.path.join(tree, d, "buf.lock")):
+                os.remove(os.path.join(tree, d, "buf.lock"))
             v1_module(d, cfg)
     elif str(root_cfg.get("version", "")) == "v2":
         notes.append("buf.yaml v2")
