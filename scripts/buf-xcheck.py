@@ -344,11 +344,18 @@ def parse_finding(f):
     m = re.match(r'(?:File|Previously present file)', msg)
     if m or not msg:
         q.update(kind="file", name=f.get("path"))
+        m = re.match(r'File option "([^"]+)"', msg)
+        q["option"] = m.group(1) if m else None
     return q
 
 
 def on_element(q, c, path):
     if q["kind"] == "file":
+        if q.get("option") and c["rule"] == "FILE_OPTION_CHANGED":
+            # one buf rule per option, one protolapse change per option: pair by option name
+            text = (c.get("old") or "") + " " + (c.get("new") or "")
+            if not re.search(r"\boption\s+\(?%s\b" % re.escape(q["option"]), text):
+                return False
         return (c["element"] == q["name"] or same_file(q["name"], c)) if q["name"] else False
     if not same_file(path, c):
         return False
@@ -396,7 +403,11 @@ def classify(f, changes, related, data_rules):
         return sum(x != "safe" for x in (v["wire"]["backward"], v["wire"]["forward"],
                                          v["json"]["backward"], v["json"]["forward"]))
     for c in sorted(on, key=weight, reverse=True):
-        if not c["rule"].endswith("_ADDED") and c["rule"] != "COMMENT_CHANGED" and flags(c, data):
+        if c["rule"].endswith("_ADDED") or c["rule"] == "COMMENT_CHANGED":
+            continue
+        if q["kind"] == "file" and not (q["name"] and same_file(q["name"], {"element": c["element"]})):
+            continue  # a file-level finding: only a change on the file itself, not one in it
+        if flags(c, data):
             return "other", c, q
     return "missed", (on[0] if on else None), q
 
@@ -458,8 +469,8 @@ def main():
                     row["pages"].add(c["rule"])
                 if cls == "other":
                     row["others"].add(c["rule"])
-                if cls == "missed":
-                    row["missed_list"].append((old, new, f, c))
+                if cls in ("missed", "other"):
+                    row["missed_list"].append((old, new, f, c, cls))
                 details.append({"old": old, "new": new, "buf": f, "class": cls,
                                 "protolapse": c and {k: c[k] for k in ("rule", "element", "number", "verdict")}})
         if a.details:
@@ -496,14 +507,15 @@ def report(a, buf, tags, pairs, layout, rows, errors):
             ("%d (%s)" % (r["other"], others)) if r["other"] else "0", r["missed"]))
     print("| **total** | **%d** | **%d** | **%d** | **%d** | **%d** |\n" % (
         tot["findings"], tot["matched"], tot["precise"], tot["other"], tot["missed"]))
-    missed = [m for r in sorted(rows) for m in rows[r]["missed_list"]]
-    if missed:
-        print("Missed:\n")
-        for old, new, f, c in missed:
-            other = " (protolapse on the element: %s)" % c["rule"] if c else ""
-            print("- %s -> %s: %s `%s`: %s%s" % (old, new, f["type"], f.get("path", ""),
-                                                f.get("message", ""), other))
-        print()
+    for cls, title in (("missed", "Missed"), ("other", "Under another rule (to check by hand)")):
+        listed = [m for r in sorted(rows) for m in rows[r]["missed_list"] if m[4] == cls]
+        if listed:
+            print(title + ":\n")
+            for old, new, f, c, _ in listed:
+                other = " (protolapse on the element: %s `%s`)" % (c["rule"], c["element"]) if c else ""
+                print("- %s -> %s: %s `%s`: %s%s" % (old, new, f["type"], f.get("path", ""),
+                                                    f.get("message", ""), other))
+            print()
     if errors:
         print("Pairs not compared:\n")
         for old, new, e in errors:
