@@ -14,7 +14,9 @@ beside protolapse's change on the same element. Each finding is one of:
                  buf's category says data breaks; the rule page that says why is cited;
   other rule     no related change, but another change on the element flags it in buf's
                  dimension (e.g. a field's type changed from a message to a scalar, which buf
-                 also reports as a presence change); the rule is named;
+                 also reports as a presence change; or buf's deleted map entry message
+                 `Msg.LabelsEntry`, which protolapse reports as the change of the map field
+                 `Msg.labels` or the removal of `Msg`); the rule is named, each one listed;
   missed         nothing on the element flags it.
 
 buf is the npm package @bufbuild/buf, pinned to BUF_VERSION below and installed with
@@ -219,6 +221,10 @@ def buf_findings(buf, workdir, old, new):
                 path = path[len(prefix):]
         f["path"] = path
         findings.append(f)
+    compile_errors = [f for f in findings if f.get("type") == "COMPILE"]
+    if compile_errors:  # buf could not build one side: nothing to compare
+        f = compile_errors[0]
+        return None, "%d compile errors, first: %s: %s" % (len(compile_errors), f["path"], f.get("message"))
     if r.returncode not in (0, 100):
         err = (r.stderr.strip() or r.stdout.strip()).splitlines()
         return None, " ".join(err[:3])[:300]
@@ -358,7 +364,9 @@ def on_element(q, c, path):
                 return False
         return (c["element"] == q["name"] or same_file(q["name"], c)) if q["name"] else False
     if not same_file(path, c):
-        return False
+        # a type renamed into another file (or package): protolapse gives no old location
+        if not (q["kind"] == "type" and c["rule"] == "MESSAGE_RENAMED" and c.get("old_location") is None):
+            return False
     if q["kind"] == "member":
         return q["number"] in numbers_of(c) and any(ends(parent(n), q["parent"]) for n in names_of(c))
     if q["kind"] == "child":
@@ -369,6 +377,26 @@ def on_element(q, c, path):
         short = q["name"].rsplit(".", 1)[-1]
         return any(ends(n, q["name"]) for n in names_of(c)) or (
             c["rule"] == "MESSAGE_RENAMED" and old_ident(c.get("old")) == short)
+    return False
+
+
+def camel(name):
+    return "".join(p[:1].upper() + p[1:] for p in name.split("_"))
+
+
+def on_map_entry(q, c, path):
+    """buf reports a map field's synthetic entry message (`Msg.LabelsEntry`); protolapse
+    reports the map field (`Msg.labels`) or, when the whole message went, the message."""
+    if q["kind"] != "type" or "." not in q["name"] or not q["name"].endswith("Entry"):
+        return False
+    owner, entry = q["name"].rsplit(".", 1)
+    if not same_file(path, c) and c.get("old_location") is not None:
+        return False
+    for n in names_of(c):
+        if ends(parent(n), owner) and camel(n.rsplit(".", 1)[-1]) + "Entry" == entry:
+            return True
+        if ends(n, owner) and c["rule"] in ("MESSAGE_REMOVED", "MESSAGE_RENAMED", "MESSAGE_MOVED"):
+            return True
     return False
 
 
@@ -398,6 +426,8 @@ def classify(f, changes, related, data_rules):
                 return "precise", c, q
     # another change on the element that flags it too (a type change from a message to a
     # scalar also changes presence); additions and comments do not count
+    on += [c for c in changes if c not in on and on_map_entry(q, c, f.get("path"))]
+
     def weight(c):
         v = c["verdict"]
         return sum(x != "safe" for x in (v["wire"]["backward"], v["wire"]["forward"],
