@@ -39,7 +39,7 @@ Usage: scripts/buf-xcheck.py REPO [--last N] [--tags GLOB] [--details FILE] > re
   --details   write every finding with its class as JSON lines to FILE
 Environment: PROTOLAPSE (default: target/release/protolapse), BUF (skip the install).
 """
-import argparse, fnmatch, json, os, re, shutil, subprocess, sys, tempfile
+import argparse, fnmatch, json, os, re, shutil, signal, subprocess, sys, tempfile
 
 BUF_VERSION = "1.75.0"
 CATEGORIES = ["FILE", "WIRE_JSON"]
@@ -461,6 +461,7 @@ def main():
     related = rule_pages(set(buf_rules))
 
     tmp = tempfile.mkdtemp(prefix="protolapse-xcheck-")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("terminated"))  # still remove tmp
     try:
         clone = os.path.join(tmp, "clone")
         r = run(["git", "clone", "--quiet", "--bare", a.repo, clone], env=GIT_ENV)
@@ -537,15 +538,26 @@ def report(a, buf, tags, pairs, layout, rows, errors):
             ("%d (%s)" % (r["other"], others)) if r["other"] else "0", r["missed"]))
     print("| **total** | **%d** | **%d** | **%d** | **%d** | **%d** |\n" % (
         tot["findings"], tot["matched"], tot["precise"], tot["other"], tot["missed"]))
-    for cls, title in (("missed", "Missed"), ("other", "Under another rule (to check by hand)")):
-        listed = [m for r in sorted(rows) for m in rows[r]["missed_list"] if m[4] == cls]
-        if listed:
-            print(title + ":\n")
-            for old, new, f, c, _ in listed:
-                other = " (protolapse on the element: %s `%s`)" % (c["rule"], c["element"]) if c else ""
-                print("- %s -> %s: %s `%s`: %s%s" % (old, new, f["type"], f.get("path", ""),
-                                                    f.get("message", ""), other))
-            print()
+    def line(old, new, f, c):
+        other = " (protolapse on the element: %s `%s`)" % (c["rule"], c["element"]) if c else ""
+        return "%s -> %s: %s `%s`: %s%s" % (old, new, f["type"], f.get("path", ""),
+                                           f.get("message", ""), other)
+    missed = [m for r in sorted(rows) for m in rows[r]["missed_list"] if m[4] == "missed"]
+    if missed:
+        print("Missed:\n")
+        for old, new, f, c, _ in missed:
+            print("- " + line(old, new, f, c))
+        print()
+    groups = {}
+    for r in sorted(rows):
+        for old, new, f, c, cls in rows[r]["missed_list"]:
+            if cls == "other":
+                groups.setdefault((f["type"], c["rule"]), []).append((old, new, f, c))
+    if groups:
+        print("Under another rule (to check by hand; one example each):\n")
+        for (b, p), items in sorted(groups.items()):
+            print("- %d x %s beside %s, e.g. %s" % (len(items), b, p, line(*items[0])))
+        print()
     if errors:
         print("Pairs not compared:\n")
         for old, new, e in errors:
