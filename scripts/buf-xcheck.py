@@ -49,10 +49,11 @@ GIT_ENV = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null
                GIT_TERMINAL_PROMPT="0")
 
 # protolapse rules that report an event buf does not see as such: buf reports a deletion (and
-# an addition) or a dropped reservation where protolapse pairs the two sides.
+# an addition) or a dropped reservation where protolapse pairs the two sides. (FIELD_MAP_CHANGED
+# is not one: when it judges data breaking it agrees with buf; when safe, the verdict says so.)
 PAIRING_RULES = {"MESSAGE_RENAMED", "ONEOF_RENAMED", "FIELD_NUMBER_CHANGED",
                  "ENUM_VALUE_NUMBER_CHANGED", "FIELD_RESERVED_NUMBER_REUSED",
-                 "FIELD_RESERVED_NAME_REUSED", "ENUM_RESERVED_REUSED", "FIELD_MAP_CHANGED"}
+                 "FIELD_RESERVED_NAME_REUSED", "ENUM_RESERVED_REUSED"}
 # buf compares fields and enum values by number, protolapse by name: when a member moved to
 # another number, buf's findings on either number are protolapse's renumbering.
 RENUMBER_RULES = {"FIELD_NUMBER_CHANGED", "ENUM_VALUE_NUMBER_CHANGED"}
