@@ -23,7 +23,8 @@ buf is the npm package @bufbuild/buf, pinned to BUF_VERSION below and installed 
 `npm install --prefix` into ${XDG_CACHE_HOME:-~/.cache}/protolapse-xcheck/buf-VERSION (or
 give BUF=/path/to/buf). It runs with a v2 configuration whose breaking rules are the FILE and
 WIRE_JSON categories (the broadest set: FILE holds every generated-code rule, WIRE_JSON the
-data rules with their own names), written into an exported copy of each tag. Each tag's own
+data rules with their own names), written into an exported copy of each tag, and with
+--exclude-imports (the module's own files, as protolapse compares them). Each tag's own
 buf.yaml / buf.work.yaml gives the module layout (roots, module paths, excludes); its breaking
 section (use, except, ignore) is replaced. BSR dependencies cannot be fetched offline: they are
 dropped, and so are the excludes of a module that had dependencies, since those excluded
@@ -209,7 +210,11 @@ def configure(tree):
 # ---------------------------------------------------------------- buf and protolapse
 
 def buf_findings(buf, workdir, old, new):
-    r = run([buf, "breaking", new, "--against", old, "--error-format", "json"], cwd=workdir)
+    # --exclude-imports: compare the module's own files, as protolapse does; without it buf also
+    # reports files that are only imported (istio/api's excluded common-protos/) once nothing
+    # imports them any more, as deleted files
+    r = run([buf, "breaking", new, "--against", old, "--exclude-imports", "--error-format", "json"],
+            cwd=workdir)
     findings = []
     for line in r.stdout.splitlines():
         try:
