@@ -4,7 +4,9 @@ what `buf breaking` reports in the FILE, WIRE_JSON and WIRE categories beside pr
 verdict, with the rule page's note on where and why we differ.
 
 Needs `buf` (npm package @bufbuild/buf; pass its path with BUF=...) and a built protolapse
-(`cargo build --release`). Usage: scripts/buf-comparison.py > docs/buf-comparison.md
+(`cargo build --release`). Usage: scripts/buf-comparison.py > docs/buf-comparison.new && mv
+docs/buf-comparison.new docs/buf-comparison.md. The sections after the table (from the first
+`## ` heading on: the history cross-check of scripts/buf-xcheck.py) are kept as they are.
 """
 import json, os, shutil, subprocess, sys, tempfile
 
@@ -12,6 +14,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUF = os.environ.get("BUF", "buf")
 PROTOLAPSE = os.environ.get("PROTOLAPSE", os.path.join(ROOT, "target/release/protolapse"))
 FIXTURES = os.path.join(ROOT, "tests/fixtures/rules")
+DOC = os.path.join(ROOT, "docs/buf-comparison.md")
+KEPT = ""
+if os.path.exists(DOC):
+    text = open(DOC).read()
+    KEPT = text[text.index("\n## "):] if "\n## " in text else ""
 GIT_ENV = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL="/dev/null",
                GIT_AUTHOR_NAME="x", GIT_AUTHOR_EMAIL="x@example.invalid",
                GIT_COMMITTER_NAME="x", GIT_COMMITTER_EMAIL="x@example.invalid")
@@ -73,3 +80,4 @@ for rule in sorted(os.listdir(FIXTURES)):
     else:
         o = "(not reported)"
     print(f"| {rule} | {cols[0]} | {cols[1]} | {cols[2]} | {o} | {note(rule)} |")
+print(KEPT, end="")
