@@ -5,6 +5,7 @@
 //! is judged by the same rules (see `rules::extension`), through the same `F`.
 
 mod changed;
+mod retyped;
 mod structural;
 
 use crate::diff::{Pairing, members};
@@ -15,6 +16,7 @@ use super::verdict::Severity::*;
 use super::verdict::{Directions, Source, Verdict};
 use super::{Finding, RuleId};
 use changed::*;
+use retyped::*;
 pub(super) use structural::structural;
 
 /// One side of a field: the field, its message and schema; for an extension, the extension

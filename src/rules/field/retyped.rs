@@ -1,0 +1,158 @@
+//! A field's type changed: scalars by their wire and JSON encodings, enums by their value
+//! numbers on the wire and their value names in JSON, messages by structure.
+
+use crate::schema::model::{Content, Field, FieldType};
+
+use super::super::types;
+use super::super::verdict::Severity::{self, *};
+use super::super::verdict::{Directions, Source, Verdict};
+use super::structural::structural;
+use super::{F, v};
+
+/// The types that changed: the field's, or a map's key and value (nothing when the field
+/// changed between map and not: FIELD_MAP_CHANGED covers it).
+fn type_pairs<'a>(
+    of: &'a Field,
+    nf: &'a Field,
+) -> Vec<(&'static str, &'a FieldType, &'a FieldType)> {
+    match (&of.map, &nf.map) {
+        (Some((ka, va)), Some((kb, vb))) => [("map key", ka, kb), ("map value", va, vb)]
+            .into_iter()
+            .filter(|(_, a, b)| a != b)
+            .collect(),
+        (None, None) if of.ty != nf.ty => vec![("type", &of.ty, &nf.ty)],
+        _ => vec![],
+    }
+}
+
+fn both_messages(a: &FieldType, b: &FieldType) -> bool {
+    matches!(
+        (a, b),
+        (FieldType::Message(_), FieldType::Message(_)) | (FieldType::Group(_), FieldType::Group(_))
+    )
+}
+
+pub(super) fn field_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    type_pairs(o.f, n.f)
+        .into_iter()
+        .filter(|(_, a, b)| !both_messages(a, b))
+        .map(|(what, a, b)| {
+            // A reader that checks UTF-8 (proto3, editions' VERIFY) rejects bytes that are not.
+            let wire = Directions {
+                backward: types::wire(a, b, n.c, n.f.utf8_verified),
+                forward: types::wire(b, a, o.c, o.f.utf8_verified),
+            };
+            let mut json = Directions {
+                backward: types::json(a, b),
+                forward: types::json(b, a),
+            };
+            let mut message = format!("{what} {a} -> {b}: {}", reason(a, b, wire.worst()));
+            if let Some(names) = EnumNames::of(o.c, a, n.c, b) {
+                json = names.json();
+                message.push_str(&names.text());
+            }
+            (v(wire, json, Source::Breaking), message)
+        })
+        .collect()
+}
+
+/// A field whose enum type changed (another enum, or the same one renamed or moved):
+/// ProtoJSON writes values by name, so each side's names must exist in the reader's enum.
+struct EnumNames<'a> {
+    /// Old names the new enum lacks: old JSON the new reader rejects.
+    not_in_new: Vec<&'a str>,
+    /// New names the old enum lacks: new JSON the old reader rejects.
+    not_in_old: Vec<&'a str>,
+}
+
+impl<'a> EnumNames<'a> {
+    fn of(oc: &'a Content, a: &FieldType, nc: &'a Content, b: &FieldType) -> Option<Self> {
+        let (FieldType::Enum(x), FieldType::Enum(y)) = (a, b) else {
+            return None;
+        };
+        let (old, new) = (oc.enums.get(x)?, nc.enums.get(y)?);
+        Some(EnumNames {
+            not_in_new: types::json_enum_names_missing(old, new),
+            not_in_old: types::json_enum_names_missing(new, old),
+        })
+    }
+
+    /// A reader meeting a name it does not know rejects the message (or, ignoring unknown
+    /// values, drops the field).
+    fn json(&self) -> Directions {
+        let read = |missing: &[&str]| if missing.is_empty() { Safe } else { Breaking };
+        Directions {
+            backward: read(&self.not_in_new),
+            forward: read(&self.not_in_old),
+        }
+    }
+
+    fn text(&self) -> String {
+        fn list(names: &[&str]) -> String {
+            const SHOWN: usize = 4;
+            let mut s = names
+                .iter()
+                .take(SHOWN)
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            if names.len() > SHOWN {
+                s.push_str(&format!(" and {} more", names.len() - SHOWN));
+            }
+            s
+        }
+        let mut parts = Vec::new();
+        if !self.not_in_new.is_empty() {
+            parts.push(format!(
+                "the new enum lacks {} (old JSON is rejected)",
+                list(&self.not_in_new)
+            ));
+        }
+        if !self.not_in_old.is_empty() {
+            parts.push(format!(
+                "the old enum lacks {} (new JSON is rejected)",
+                list(&self.not_in_old)
+            ));
+        }
+        if parts.is_empty() {
+            "; JSON writes enum values by name, and both enums have the same names".into()
+        } else {
+            format!("; JSON writes enum values by name: {}", parts.join("; "))
+        }
+    }
+}
+
+pub(super) fn field_message_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> {
+    type_pairs(o.f, n.f)
+        .into_iter()
+        .filter(|(_, a, b)| both_messages(a, b))
+        .map(|(what, a, b)| {
+            let (x, y) = (a.type_name().unwrap_or(""), b.type_name().unwrap_or(""));
+            let s = structural(o.c, x, n.c, y);
+            (
+                v(s.wire, s.json, Source::Breaking),
+                format!("{what} {x} -> {y}: {}", s.why),
+            )
+        })
+        .collect()
+}
+
+fn reason(a: &FieldType, b: &FieldType, worst: Severity) -> &'static str {
+    use crate::schema::model::Scalar::*;
+    match (a, b, worst) {
+        (_, _, Safe) => "wire compatible",
+        (
+            FieldType::Scalar(Int32 | Int64 | Uint32 | Uint64),
+            FieldType::Scalar(Sint32 | Sint64),
+            _,
+        )
+        | (
+            FieldType::Scalar(Sint32 | Sint64),
+            FieldType::Scalar(Int32 | Int64 | Uint32 | Uint64),
+            _,
+        ) => "zigzag (sint) and plain varints encode negative values differently",
+        (_, _, Lossy) => "the same encoding, but some values do not fit or change sign",
+        (_, _, Hazard) => "readable, but values outside the enum are kept as unknown numbers",
+        _ => "different encodings on the wire",
+    }
+}
