@@ -208,7 +208,7 @@ fn removed(p: Pair<'_, Enum>, want_reserved: bool) -> Vec<Finding> {
                     Some((from, to)) => format!(" while {} moved from {} onto {num}: old data with {num} reads as {}", to.name, from.number, to.name),
                     None => format!("{}: old data with it reads as an unknown number", if res { " (number reserved)" } else { " without reserving its number" }),
                 };
-                f(rule, &format!("{}.{}", o.full_name, ov.name), Some(i64::from(num)), Some(format!("{} = {num}", ov.name)), None,
+                f(rule, &format!("{}.{}", o.full_name, ov.name), Some(i64::from(num)), Some(decl::value_short(ov)), None,
                     verdict, false,
                     format!("{} removed{wire}; old JSON with its name is rejected (ProtoJSON parsers reject unknown enum names unless told to ignore them)", ov.name))
             })
@@ -218,7 +218,7 @@ fn removed(p: Pair<'_, Enum>, want_reserved: bool) -> Vec<Finding> {
             // ProtoJSON writers emit the first name, so only JSON written otherwise (by
             // hand, by another tool) carries the alias, and a new parser rejects it.
             let rule = if want_reserved { RuleId::ENUM_VALUE_REMOVED_RESERVED } else { RuleId::ENUM_VALUE_REMOVED };
-            f(rule, &format!("{}.{}", o.full_name, v.name), Some(i64::from(v.number)), Some(format!("{} = {}", v.name, v.number)), None,
+            f(rule, &format!("{}.{}", o.full_name, v.name), Some(i64::from(v.number)), Some(decl::value_short(v)), None,
                 Verdict { wire: Directions::SAFE, json: Directions { backward: Hazard, forward: Safe }, source: Source::Breaking }, false,
                 format!("{} (an alias of {}) removed: binary data is unchanged and JSON writers emit the first name, but JSON that spells the alias is rejected", v.name, v.number))
         }))
@@ -270,7 +270,7 @@ pub(super) fn enum_value_added(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
                 &format!("{}.{}", n.full_name, nv.name),
                 Some(i64::from(num)),
                 None,
-                Some(format!("{} = {num}", nv.name)),
+                Some(decl::value_short(nv)),
                 Verdict {
                     wire: Directions {
                         backward: Safe,
@@ -296,7 +296,7 @@ pub(super) fn enum_value_added(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
                 &format!("{}.{}", n.full_name, v.name),
                 Some(i64::from(v.number)),
                 None,
-                Some(format!("{} = {}", v.name, v.number)),
+                Some(decl::value_short(v)),
                 Verdict {
                     wire: Directions::SAFE,
                     json: Directions {
@@ -320,7 +320,7 @@ pub(super) fn enum_reserved_reused(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Findin
     added(o, n)
         .into_iter()
         .filter(|(num, nv, _)| reserved(o, *num) || o.reserved_names.contains(&nv.name))
-        .map(|(num, nv, _)| f(RuleId::ENUM_RESERVED_REUSED, &format!("{}.{}", n.full_name, nv.name), Some(i64::from(num)), None, Some(format!("{} = {num}", nv.name)),
+        .map(|(num, nv, _)| f(RuleId::ENUM_RESERVED_REUSED, &format!("{}.{}", n.full_name, nv.name), Some(i64::from(num)), None, Some(decl::value_short(nv)),
             Verdict { wire: Directions { backward: Breaking, forward: Hazard }, json: Directions { backward: Breaking, forward: Hazard }, source: Source::Safe }, false,
             format!("{} uses a reserved number or name: data from before the reservation means something else", nv.name)))
         .collect()
@@ -350,8 +350,8 @@ pub(super) fn enum_value_renamed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding>
                     RuleId::ENUM_VALUE_RENAMED,
                     &format!("{}.{}", n.full_name, nv.name),
                     Some(i64::from(num)),
-                    Some(format!("{} = {num}", ov.name)),
-                    Some(format!("{} = {num}", nv.name)),
+                    Some(decl::value_short(ov)),
+                    Some(decl::value_short(nv)),
                     Verdict {
                         wire: Directions::SAFE,
                         json,
