@@ -70,9 +70,9 @@ impl Config {
     /// Reads `protolapse.toml` in `dir`, if there is one; checks every value.
     pub fn load(dir: &Path) -> Result<Option<Config>, ConfigError> {
         let path = dir.join(FILE_NAME);
-        let text = match std::fs::read_to_string(&path) {
+        let text = match crate::small_file::read(dir, FILE_NAME) {
             Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(crate::small_file::Refused::NotFound) => return Ok(None),
             Err(e) => {
                 return Err(ConfigError {
                     path,

@@ -26,7 +26,8 @@
 //!   (the only user of `git2`).
 //! - [`schema`]: compile (protox, protoc), normalize into our own model, fingerprint, type
 //!   graph (the only user of `protox` / `prost-reflect`).
-//! - Leaves: [`origin`], [`proto_text`], [`sanitize`].
+//! - Leaves: [`origin`], [`proto_text`], [`sanitize`], [`small_file`] (a config file of the
+//!   working tree, read only if small, regular and inside it).
 //!
 //! Nothing below `ui` knows a terminal; nothing but `history` knows git.
 #![forbid(unsafe_code)]
@@ -45,4 +46,5 @@ pub mod report;
 pub mod rules;
 pub mod sanitize;
 pub mod schema;
+pub mod small_file;
 pub mod ui;

@@ -20,9 +20,8 @@ impl Reader<'_> {
     /// The working tree as a version, when its `.proto` files differ from HEAD's.
     pub(super) fn worktree_version(&mut self, opts: &HistoryOptions) -> Option<Version> {
         let workdir = self.repo.workdir()?.to_path_buf();
-        let (roots, roots_from) = given_roots(opts).unwrap_or_else(|| {
-            roots_from_buf_files(|p| std::fs::read_to_string(workdir.join(p)).ok())
-        });
+        let (roots, roots_from) = given_roots(opts)
+            .unwrap_or_else(|| roots_from_buf_files(|p| crate::small_file::read(&workdir, p).ok()));
         let walker = Walker {
             repo: self.repo,
             canon: std::fs::canonicalize(&workdir).ok()?,
@@ -70,9 +69,9 @@ impl Reader<'_> {
             roots_from,
             files,
             resolution,
-            manifest: std::fs::read_to_string(workdir.join(super::BUFFRS_MANIFEST)).ok(),
+            manifest: crate::small_file::read(&workdir, super::BUFFRS_MANIFEST).ok(),
             dependencies: super::buf::dependency_pins(|p| {
-                std::fs::read_to_string(workdir.join(p)).ok()
+                crate::small_file::read(&workdir, p).ok()
             }),
             ancestors: None,
         })

@@ -13,6 +13,7 @@ mod explore;
 mod extensions;
 mod fixtures_real;
 mod history;
+mod hostile;
 mod layers;
 mod model;
 mod not_judged;
