@@ -32,6 +32,29 @@ pub fn line(s: &str) -> String {
     text(s).replace(['\n', '\t', '\r'], " ")
 }
 
+/// Serialized JSON with every control and bidi character that serde leaves raw (C1 controls,
+/// bidi overrides and isolates, line and paragraph separators) written as a `\uXXXX` escape:
+/// the same JSON value, safe to print in a terminal or a CI log. Such characters occur only
+/// inside JSON strings, where the escape means the same character.
+pub fn json(s: String) -> String {
+    let raw = |c: char| unsafe_char(c) || matches!(c, '\u{2028}' | '\u{2029}');
+    if !s.chars().any(raw) {
+        return s;
+    }
+    let mut out = String::with_capacity(s.len() + 16);
+    for c in s.chars() {
+        if raw(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -44,5 +67,15 @@ mod tests {
         assert!(out.contains("\\u{1b}[2J"));
         assert_eq!(text("plain\nline"), "plain\nline");
         assert_eq!(line("a\nb"), "a b");
+    }
+
+    #[test]
+    fn json_keeps_its_value_and_escapes_bidi_and_c1() {
+        let v = serde_json::json!({"name": "abc\u{202e}txt\u{85}\u{1b}"});
+        let out = json(serde_json::to_string(&v).unwrap());
+        assert!(!out.chars().any(unsafe_char), "{out:?}");
+        assert!(out.contains("\\u202e") && out.contains("\\u0085"), "{out}");
+        let back: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(back, v);
     }
 }

@@ -111,9 +111,10 @@ pub fn print(text: &str) -> Result<()> {
     }
 }
 
-/// Pretty JSON with a final newline.
+/// Pretty JSON with a final newline; bidi and C1 control characters from repository text are
+/// escaped (`sanitize::json`), the value unchanged.
 pub fn pretty(v: &impl serde::Serialize) -> Result<String> {
-    let mut s = serde_json::to_string_pretty(v)?;
+    let mut s = sanitize::json(serde_json::to_string_pretty(v)?);
     s.push('\n');
     Ok(s)
 }

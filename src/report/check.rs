@@ -221,7 +221,9 @@ fn gh_data(s: &str) -> String {
 
 /// ... and of a property value.
 fn gh_prop(s: &str) -> String {
-    gh_data(s).replace(':', "%3A").replace(',', "%2C")
+    gh_data(&sanitize::line(s))
+        .replace(':', "%3A")
+        .replace(',', "%2C")
 }
 
 /// One `::error` / `::warning` workflow command per finding, then a `::notice` summary.
@@ -406,4 +408,17 @@ fn first_paragraph(page: &str) -> String {
         .take_while(|l| !l.trim().is_empty())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn annotation_properties_carry_no_control_characters() {
+        let file = "evil\u{1b}]0;title\u{7}.proto,line=1::warning::x\nmore";
+        let p = gh_prop(file);
+        assert!(!p.chars().any(|c| c.is_control()), "{p:?}");
+        assert!(!p.contains("::") && !p.contains(','), "{p}");
+    }
 }
