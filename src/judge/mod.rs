@@ -90,8 +90,10 @@ fn mark(changes: &mut [Change], old: &Side<'_>, new: &Side<'_>, scope: &Scope, i
                 c.ignored = Some(format!(
                     "{NOT_JUDGED}: {f}, the root's file, did not compile in {name}"
                 ));
+                c.not_judged = true;
             } else if let Some(f) = change_files(c).into_iter().find(|f| failed.contains(*f)) {
                 c.ignored = Some(format!("{NOT_JUDGED}: {f} did not compile in {name}"));
+                c.not_judged = true;
             }
         }
     }
@@ -104,13 +106,18 @@ pub const NOT_JUDGED: &str = "not judged";
 /// Whether a change was left unjudged because a file did not compile on one side (rather
 /// than ignored by configuration or a directive); see [`mark`].
 pub fn is_not_judged(c: &Change) -> bool {
-    not_judged_reason(c).is_some()
+    c.not_judged
 }
 
 /// Why a change was not judged (`x.proto did not compile in v1.2.0`), if it was not.
 pub fn not_judged_reason(c: &Change) -> Option<&str> {
-    let rest = c.ignored.as_deref()?.strip_prefix(NOT_JUDGED)?;
-    rest.strip_prefix(':').map(str::trim_start)
+    let reason = c.ignored.as_deref().filter(|_| c.not_judged)?;
+    Some(
+        reason
+            .strip_prefix(NOT_JUDGED)
+            .and_then(|r| r.strip_prefix(':'))
+            .map_or(reason, str::trim_start),
+    )
 }
 
 /// The files a change is located in (its locations, and the element of a file rule).

@@ -48,6 +48,10 @@ pub struct Change {
     /// ignored change is still listed, but counts toward no bump, policy or gate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ignored: Option<String>,
+    /// Set with `ignored` when the change could not be judged because a file did not compile
+    /// on one side (rather than ignored by configuration or a directive).
+    #[serde(skip)]
+    pub not_judged: bool,
 }
 
 /// What a rule function returns; the engine adds where.
@@ -272,6 +276,7 @@ fn check_with(pairing: &Pairing<'_>, old: &Schema, new: &Schema, comments: bool)
                 verdict: f.verdict,
                 message: f.message,
                 ignored: None,
+                not_judged: false,
             }
         })
         .collect();
