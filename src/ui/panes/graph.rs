@@ -12,6 +12,7 @@ use crate::explore::{Comparison, NodeKind, Row, Sides};
 use crate::judge::NOT_JUDGED;
 use crate::rules::Severity;
 use crate::schema::Status;
+use crate::ui::widgets::text::fit;
 
 use crate::ui::app::{App, Pane};
 use crate::ui::widgets::theme::Theme;
@@ -225,17 +226,6 @@ fn type_text(r: &Row) -> String {
     match &n.old_ty {
         Some(o) if n.sides == Sides::Both => format!("{o} → {}", n.ty),
         _ => n.ty.clone(),
-    }
-}
-
-fn fit(s: &str, w: usize) -> String {
-    let n = s.chars().count();
-    if n > w {
-        let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    } else {
-        format!("{s:<w$}")
     }
 }
 

@@ -33,13 +33,7 @@ pub fn short_policy(name: &str) -> String {
 const COL_W: usize = 9;
 
 fn checks_x(app: &App) -> usize {
-    let name_w = app
-        .versions
-        .iter()
-        .map(|v| v.version.name.chars().count())
-        .max()
-        .unwrap_or(7)
-        .clamp(7, 18);
+    let name_w = super::versions::name_width(app);
     2 + name_w + 1 + 6 + 6
 }
 
@@ -85,13 +79,7 @@ impl Widget for &PolicyPane<'_> {
             return;
         };
         let nav = app.policy_nav;
-        let name_w = app
-            .versions
-            .iter()
-            .map(|v| v.version.name.chars().count())
-            .max()
-            .unwrap_or(7)
-            .clamp(7, 18);
+        let name_w = super::versions::name_width(app);
         let mut head = vec![
             Span::raw("  "),
             Span::raw(fit("VERSION", name_w + 1)),

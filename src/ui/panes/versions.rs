@@ -12,6 +12,7 @@ use crate::history::format_date;
 use crate::policy::SemverVerdict;
 use crate::rules::Bump;
 use crate::schema::Status;
+use crate::ui::widgets::text::fit;
 
 use crate::ui::app::{App, Pane};
 use crate::ui::widgets::theme::Theme;
@@ -26,7 +27,8 @@ pub fn has_info(height: u16) -> bool {
 
 pub struct VersionsPane<'a>(pub &'a App);
 
-fn name_width(app: &App) -> usize {
+/// The width of the version-name column: the longest name, within 7..=18.
+pub fn name_width(app: &App) -> usize {
     app.versions
         .iter()
         .map(|v| v.version.name.chars().count())
@@ -57,17 +59,6 @@ fn bump_text(b: Option<Bump>) -> &'static str {
     }
 }
 
-fn pad(s: &str, w: usize) -> String {
-    let n = s.chars().count();
-    if n > w {
-        let mut t: String = s.chars().take(w.saturating_sub(1)).collect();
-        t.push('…');
-        t
-    } else {
-        format!("{s:<w$}")
-    }
-}
-
 impl Widget for &VersionsPane<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let app = self.0;
@@ -90,9 +81,9 @@ impl Widget for &VersionsPane<'_> {
         let name_w = name_width(app);
         let policy = app.settings.policy.is_some();
         let date = inner.width >= width_wanted(app) - 2;
-        let mut header = format!("  {} ", pad("VERSION", name_w));
+        let mut header = format!("  {} ", fit("VERSION", name_w));
         if date {
-            header.push_str(&pad("DATE", 11));
+            header.push_str(&fit("DATE", 11));
         }
         header.push_str("BUMP  NEED  SV ");
         if policy {
@@ -128,7 +119,7 @@ impl Widget for &VersionsPane<'_> {
             let mut spans = vec![
                 Span::styled(mark, mark_style),
                 Span::styled(
-                    pad(&crate::sanitize::line(&v.version.name), name_w),
+                    fit(&crate::sanitize::line(&v.version.name), name_w),
                     name_style,
                 ),
                 Span::raw(" "),
@@ -139,7 +130,7 @@ impl Widget for &VersionsPane<'_> {
                 } else {
                     format_date(v.version.time, v.version.offset_minutes)
                 };
-                spans.push(Span::styled(pad(&d, 11), t.dim()));
+                spans.push(Span::styled(fit(&d, 11), t.dim()));
             }
             let bump = f.and_then(|f| f.bump);
             let need = f.and_then(|f| f.required);
@@ -147,9 +138,9 @@ impl Widget for &VersionsPane<'_> {
                 .and_then(|f| f.worst)
                 .map(|w| t.severity(w))
                 .unwrap_or_else(|| t.dim());
-            spans.push(Span::raw(pad(bump_text(bump), 5)));
+            spans.push(Span::raw(fit(bump_text(bump), 5)));
             spans.push(Span::raw(" "));
-            spans.push(Span::styled(pad(bump_text(need), 5), need_style));
+            spans.push(Span::styled(fit(bump_text(need), 5), need_style));
             spans.push(Span::raw(" "));
             spans.push(match f.and_then(|f| f.semver) {
                 // Larger than needed passes, dim.
