@@ -60,8 +60,6 @@ pub struct Comparer<'p> {
     versions: &'p [Loaded],
     scope: Scope,
     ignores: Ignores,
-    /// The earliest version with the same content (itself when none).
-    canon: Vec<VersionId>,
     /// The version whose summaries stand for this one's: its canonical version when both
     /// judge the same way (no inline directives, the same files failed), else itself.
     representative: Vec<VersionId>,
@@ -73,6 +71,7 @@ pub struct Comparer<'p> {
 impl<'p> Comparer<'p> {
     pub fn new(project: &'p Project, scope: Scope, ignores: Ignores) -> Comparer<'p> {
         let versions = &project.versions[..];
+        // The earliest version with the same content (itself when none).
         let canon: Vec<VersionId> = versions.iter().map(|v| v.same_as.unwrap_or(v.id)).collect();
         let mut seen: HashMap<*const crate::schema::model::FileDocs, bool> = HashMap::new();
         let directives: Vec<bool> = versions
@@ -103,7 +102,6 @@ impl<'p> Comparer<'p> {
             versions,
             scope,
             ignores,
-            canon,
             representative,
             directives,
             cache: Mutex::new(HashMap::new()),
@@ -121,13 +119,6 @@ impl<'p> Comparer<'p> {
     /// The schema of a version that compiled (fully or in part).
     pub fn schema(&self, id: VersionId) -> Option<&'p Schema> {
         self.versions.get(id.index())?.schema()
-    }
-
-    /// True when both versions have the same content (only comments or layout differ).
-    pub fn same_content(&self, a: VersionId, b: VersionId) -> bool {
-        self.canon
-            .get(a.index())
-            .is_some_and(|x| Some(x) == self.canon.get(b.index()))
     }
 
     /// Every change from `old` to `new`, with ignores applied; None when either did not
