@@ -195,10 +195,19 @@ fn parse_spec(spec: &str) -> Result<(usize, usize, usize)> {
         .collect::<Result<_, _>>()
         .with_context(|| format!("--synthetic takes N,M,K (three numbers), not `{spec}`"))?;
     match parts[..] {
+        [n, m, _] if n > MAX_TAGS || m > MAX_FILES || n * m > MAX_TAG_FILES => bail!(
+            "--synthetic {spec} asks for {n} tags x {m} files; the largest history it writes is \
+             {MAX_TAGS} tags, {MAX_FILES} files, {MAX_TAG_FILES} tag-files in all"
+        ),
         [n, m, k] if n > 0 && m > 0 && k <= m => Ok((n, m, k)),
         _ => bail!("--synthetic takes N,M,K with N, M > 0 and K <= M, not `{spec}`"),
     }
 }
+
+/// The largest synthetic history (each tag-file is written to disk and committed).
+const MAX_TAGS: usize = 10_000;
+const MAX_FILES: usize = 10_000;
+const MAX_TAG_FILES: usize = 2_000_000;
 
 /// File `i` imports file `i-1`; at tag `t`, files `t*K .. t*K+K` (mod M) gain a field.
 fn synthetic_history(n: usize, m: usize, k: usize) -> Vec<Snapshot> {
@@ -232,4 +241,23 @@ fn peak_memory_kib() -> Option<u64> {
         .lines()
         .find_map(|l| l.strip_prefix("VmHWM:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_synthetic_history_is_bounded() {
+        assert_eq!(super::parse_spec("3,4,2").ok(), Some((3, 4, 2)));
+        for spec in [
+            "100000,1,1",
+            "1,100000,1",
+            "5000,5000,1",
+            "1,1,2",
+            "0,1,0",
+            "a,b,c",
+            "1,2",
+        ] {
+            assert!(super::parse_spec(spec).is_err(), "{spec}");
+        }
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use protolapse::config::{Config, Given};
@@ -345,6 +345,13 @@ fn tui(source: Source, root: Option<String>) -> Result<()> {
         bail!(
             "the terminal UI needs a terminal\n  help: for output to a file or a pipe use the headless commands: protolapse log, diff, graph (see --help)"
         );
+    }
+    // The UI runs in a child process: however it ends, even by a stack overflow, this one
+    // restores the terminal and exits with its status.
+    if let Some(code) =
+        ui::runtime::supervise::in_child().context("cannot start the terminal UI")?
+    {
+        std::process::exit(code);
     }
     ui::run(ui::runtime::Options {
         source: src,

@@ -17,7 +17,10 @@ fn main() {
     match cli::run(cli) {
         Ok(code) => std::process::exit(code),
         Err(e) => {
-            eprintln!("error: {}", protolapse::sanitize::text(&format!("{e:#}")));
+            eprintln!(
+                "error: {}",
+                protolapse::sanitize::message(&format!("{e:#}"))
+            );
             std::process::exit(2);
         }
     }

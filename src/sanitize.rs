@@ -32,6 +32,21 @@ pub fn line(s: &str) -> String {
     text(s).replace(['\n', '\t', '\r'], " ")
 }
 
+/// An error message for a terminal or a CI log: one line per part we wrote. Our messages put
+/// each hint on its own line (`\n  help: ...`); any other line break or control character
+/// came from repository text (a key, a tag, a file name) and is written as a visible escape,
+/// so a committed name cannot start a line of its own (a `::warning::` workflow command in a
+/// GitHub Actions log, say).
+pub fn message(s: &str) -> String {
+    const HELP: &str = "\n  help: ";
+    s.split(HELP)
+        .map(|part| {
+            text(part).replace('\n', "\\n").replace('\t', " ")
+        })
+        .collect::<Vec<_>>()
+        .join(HELP)
+}
+
 /// Serialized JSON with every control and bidi character that serde leaves raw (C1 controls,
 /// bidi overrides and isolates, line and paragraph separators) written as a `\uXXXX` escape:
 /// the same JSON value, safe to print in a terminal or a CI log. Such characters occur only
@@ -67,6 +82,16 @@ mod tests {
         assert!(out.contains("\\u{1b}[2J"));
         assert_eq!(text("plain\nline"), "plain\nline");
         assert_eq!(line("a\nb"), "a b");
+    }
+
+    #[test]
+    fn a_message_keeps_our_help_lines_and_nothing_else() {
+        let m = message("protolapse.toml: unknown field `x\n::warning::pwned\r`\n  help: see docs");
+        let lines: Vec<&str> = m.lines().collect();
+        assert_eq!(lines.len(), 2, "{m:?}");
+        assert!(lines[0].contains("`x\\n::warning::pwned\\u{d}`"), "{m:?}");
+        assert_eq!(lines[1], "  help: see docs");
+        assert!(!m.chars().any(|c| c.is_control() && c != '\n'), "{m:?}");
     }
 
     #[test]

@@ -11,7 +11,12 @@ struct Tmux {
 
 impl Tmux {
     fn new() -> Tmux {
-        let socket = format!("protolapse-e2e-{}", std::process::id());
+        Tmux::named("demo")
+    }
+
+    /// Each test its own server: tests run in parallel in one process.
+    fn named(test: &str) -> Tmux {
+        let socket = format!("protolapse-e2e-{test}-{}", std::process::id());
         Tmux { socket }
     }
 
@@ -161,4 +166,82 @@ fn without_a_terminal_the_ui_says_so_and_points_at_the_headless_commands() {
     let out = Command::new(bin).arg("/nonexistent/path").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a git repository"));
+}
+
+/// The children of a process (Linux).
+fn children(pid: &str) -> Vec<String> {
+    std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// A process that dies without unwinding (a stack overflow aborts; here, SIGABRT and SIGKILL
+/// sent to the UI's process) runs no destructor and no hook: the terminal is restored all
+/// the same — the cooked mode, the main screen, the cursor, no mouse reporting.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_terminal_is_restored_when_the_ui_dies_without_unwinding() {
+    for signal in ["ABRT", "KILL"] {
+        let bin = env!("CARGO_BIN_EXE_protolapse");
+        let t = Tmux::named(&format!("abort-{signal}"));
+        let cmd = format!(
+            "TERM=xterm-256color {bin} --demo; echo \"exited with $?\"; stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon'; sleep 30"
+        );
+        t.run(&[
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "e2e",
+            "-x",
+            "100",
+            "-y",
+            "30",
+            &cmd,
+        ]);
+        t.wait("the UI", |s| s.contains("Pick the root"));
+        let state = || {
+            t.run(&[
+                "display",
+                "-p",
+                "-t",
+                "e2e",
+                "#{alternate_on} #{cursor_flag} #{mouse_any_flag}",
+            ])
+        };
+        assert_eq!(
+            state().trim(),
+            "1 0 1",
+            "the UI is in the alternate screen, cursor hidden, mouse on"
+        );
+        let shell = t.run(&["display", "-p", "-t", "e2e", "#{pane_pid}"]);
+        let parent = children(shell.trim());
+        let ui = parent.first().map(|p| children(p)).unwrap_or_default();
+        assert_eq!(
+            ui.len(),
+            1,
+            "the UI runs in a child process: {parent:?} {ui:?}"
+        );
+        let killed = Command::new("kill")
+            .args([&format!("-{signal}"), &ui[0]])
+            .status();
+        assert!(killed.is_ok_and(|s| s.success()));
+        let s = t.wait("the shell after the UI", |s| s.contains("exited with"));
+        assert!(s.contains("exited with 2"), "{s}");
+        assert!(
+            s.contains("stopped abnormally")
+                && s.replace('\n', "").contains("terminal was restored"),
+            "{s}"
+        );
+        // Cooked mode: `icanon` (not `-icanon`) in stty's report.
+        assert!(s.lines().any(|l| l.trim() == "icanon"), "{s}");
+        assert_eq!(
+            state().trim(),
+            "0 1 0",
+            "main screen, cursor shown, mouse off"
+        );
+    }
 }

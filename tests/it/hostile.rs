@@ -83,3 +83,21 @@ fn buf_files_of_the_working_tree_linked_to_devices_are_skipped() {
     let (code, err) = run_within(&["log"], r.path(), Duration::from_secs(20));
     assert_eq!(code, 0, "{err}");
 }
+
+/// Repository text in an error message stays on its line: a committed config key with a
+/// newline cannot start a `::warning::` workflow command of its own in a CI log.
+#[test]
+fn repository_text_in_an_error_cannot_start_a_line() {
+    let r = repo();
+    r.write("protolapse.toml", "\"x\\n::warning::pwned\\u001b[2J\" = 1\n");
+    let (code, err) = run_within(&["check"], r.path(), Duration::from_secs(20));
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("x\\n::warning::pwned"), "{err}");
+    for line in err.lines() {
+        assert!(
+            line.starts_with("error: ") || line.starts_with("  help: "),
+            "a line of its own: {line:?} in {err:?}"
+        );
+    }
+    assert!(!err.contains('\u{1b}'), "{err:?}");
+}
