@@ -40,9 +40,7 @@ pub fn line(s: &str) -> String {
 pub fn message(s: &str) -> String {
     const HELP: &str = "\n  help: ";
     s.split(HELP)
-        .map(|part| {
-            text(part).replace('\n', "\\n").replace('\t', " ")
-        })
+        .map(|part| text(part).replace('\n', "\\n").replace('\t', " "))
         .collect::<Vec<_>>()
         .join(HELP)
 }

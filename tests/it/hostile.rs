@@ -89,7 +89,10 @@ fn buf_files_of_the_working_tree_linked_to_devices_are_skipped() {
 #[test]
 fn repository_text_in_an_error_cannot_start_a_line() {
     let r = repo();
-    r.write("protolapse.toml", "\"x\\n::warning::pwned\\u001b[2J\" = 1\n");
+    r.write(
+        "protolapse.toml",
+        "\"x\\n::warning::pwned\\u001b[2J\" = 1\n",
+    );
     let (code, err) = run_within(&["check"], r.path(), Duration::from_secs(20));
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("x\\n::warning::pwned"), "{err}");

@@ -12,6 +12,7 @@ mod e2e_tmux;
 mod explore;
 mod extensions;
 mod fixtures_real;
+mod fuzz_corpus;
 mod history;
 mod hostile;
 mod layers;
