@@ -226,7 +226,7 @@ pub fn compile_each(
                 origin: f.origin,
             })
             .collect();
-        let compiled = cache.compile(&inputs);
+        let compiled = compile_guarded(&mut cache, &inputs);
         drop(inputs);
         let (unchanged_since, same_as) = compare_with_earlier(&versions, &compiled);
         versions.push(Loaded {
@@ -253,6 +253,31 @@ pub fn compile_each(
             blobs_read: history.stats.blobs_read,
             bytes_read: history.stats.bytes_read,
         },
+    }
+}
+
+/// Compiles one version; a panic in the compilers or in our normalization (a bug, on input
+/// nothing bounded yet) fails that version with a diagnostic instead of the whole history.
+fn compile_guarded(cache: &mut Cache, inputs: &[SourceRef<'_>]) -> Arc<Compiled> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| cache.compile(inputs))) {
+        Ok(c) => c,
+        Err(e) => {
+            let why = e
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| e.downcast_ref::<&str>().copied())
+                .unwrap_or("a panic");
+            Arc::new(Compiled::failed(
+                format!(
+                    "internal error while compiling this version ({}): not judged; please report it",
+                    crate::sanitize::line(why)
+                ),
+                inputs
+                    .iter()
+                    .filter(|f| f.origin == crate::schema::Origin::Root)
+                    .count(),
+            ))
+        }
     }
 }
 

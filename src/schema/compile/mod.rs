@@ -97,6 +97,24 @@ impl Compiled {
     }
 }
 
+impl Compiled {
+    /// A file set of `files_total` judged files that could not be compiled at all, with the
+    /// one diagnostic that says why.
+    pub fn failed(message: String, files_total: usize) -> Compiled {
+        Compiled {
+            status: Status::Failed,
+            files_total,
+            diagnostics: vec![Diagnostic {
+                file: String::new(),
+                line: 0,
+                column: 0,
+                message,
+            }],
+            ..Compiled::pending()
+        }
+    }
+}
+
 /// How a file set was compiled, for `log` and the version detail.
 #[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
 pub struct HowCompiled {
