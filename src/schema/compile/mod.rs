@@ -14,6 +14,7 @@
 //! up in a small set of third-party protos embedded in the binary (googleapis, gogoproto,
 //! protoc-gen-validate, protovalidate) — what `buf.yaml` dependencies most often name.
 
+mod bounds;
 mod locate;
 mod protox_link;
 #[cfg(test)]
@@ -230,6 +231,8 @@ impl Cache {
                 column: 0,
                 message: reason.to_string(),
             }),
+            // Too deep for the compilers (their parsers recurse): neither sees it.
+            Ok(text) if let Some(d) = bounds::check(f.path, text) => Err(d),
             Ok(text) if edition_line(text).is_some() => Ok(Parsed::Protoc(
                 Arc::new(crate::proto_text::scan(text)),
                 None,
@@ -322,8 +325,10 @@ impl Cache {
             mut diagnostics,
         } = self.gather(given);
         let origin_of: HashMap<&str, Origin> = files.iter().map(|f| (f.path, f.origin)).collect();
+        // A file that did not parse on its own (unreadable, too deep) is given to no compiler.
         let texts: HashMap<&str, &str> = files
             .iter()
+            .filter(|f| !failed_parse.contains(f.path))
             .filter_map(|f| f.text.ok().map(|t| (f.path, t)))
             .collect();
         let deps: HashMap<&str, Vec<String>> = parsed
@@ -341,6 +346,12 @@ impl Cache {
         let targets: Vec<Target<'_>> = files
             .iter()
             .filter(|f| f.origin == Origin::Root && needs_protoc.contains(f.path))
+            // A file that imports one that did not parse is left out (said by `unexplained`).
+            .filter(|f| {
+                !units::closure(f.path, |p| deps.get(p))
+                    .iter()
+                    .any(|p| failed_parse.contains(p))
+            })
             .map(|f| {
                 let mut t = Target::new(f.path, f.blob, &deps, &blob_of, &texts);
                 if let Some(Parsed::Protoc(_, e)) = parsed.get(f.path) {
