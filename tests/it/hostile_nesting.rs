@@ -101,3 +101,54 @@ fn messages_nested_200_and_6000_deep_are_refused() {
         too_deep(&history_with(&text), 4 + 64);
     }
 }
+
+#[test]
+fn a_byte_order_mark_is_read_by_protox() {
+    let mut r = Repo::new();
+    r.write(
+        "a.proto",
+        &format!("\u{feff}{}", proto("p", "message A { int32 x = 1; }")),
+    );
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write(
+        "a.proto",
+        &format!(
+            "\u{feff}{}",
+            proto("p", "message A { int32 x = 1; int32 y = 2; }")
+        ),
+    );
+    r.commit("two");
+    r.tag("v1.1.0");
+    let (code, out, err) = run(&["log", "--format", "json"], r.path());
+    assert_eq!(code, 0, "{err}");
+    let json: Value = serde_json::from_str(&out).expect("json");
+    for v in json["versions"].as_array().expect("versions") {
+        assert_eq!(v["status"], "complete", "{v}");
+        assert_eq!(v["diagnostics"], Value::Array(Vec::new()), "{v}");
+        // Not handed to protoc: protox read it.
+        assert_eq!(v["compiled_by"]["protox"], 1, "{v}");
+        assert_eq!(v["compiled_by"]["protoc"], Value::Array(Vec::new()), "{v}");
+    }
+    assert_eq!(json["versions"][1]["semver"], "ok");
+}
+
+#[test]
+fn a_byte_order_mark_keeps_lines_and_columns() {
+    let mut r = Repo::new();
+    r.write(
+        "a.proto",
+        "\u{feff}syntax = \"proto3\"; message A { int32 x = ; }\n",
+    );
+    r.commit("one");
+    r.tag("v1.0.0");
+    let (code, out, err) = run(&["log", "--format", "json"], r.path());
+    assert_eq!(code, 0, "{err}");
+    let json: Value = serde_json::from_str(&out).expect("json");
+    let d = &json["versions"][0]["diagnostics"][0];
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(1), Some(42)),
+        "{d}"
+    );
+}

@@ -35,7 +35,7 @@ use super::fingerprint::Memo;
 use super::model::{FileDocs, Origin, Schema};
 use super::normalize::normalize;
 use super::thirdparty;
-use crate::proto_text::edition_line;
+use crate::proto_text::{edition_line, without_bom};
 use locate::diagnostic;
 use units::{Target, Unit, UnitKey};
 
@@ -262,7 +262,15 @@ impl Cache {
     /// Parses every file of the set, and adds the embedded third-party protos that imports
     /// found nowhere in the set name (and what they import).
     fn gather<'a>(&mut self, given: &[SourceRef<'a>]) -> Gathered<'a> {
-        let mut files: Vec<SourceRef<'a>> = given.to_vec();
+        // A byte order mark is dropped before either compiler reads the text (protox
+        // refuses it); it is invisible, so lines and columns do not move.
+        let mut files: Vec<SourceRef<'a>> = given
+            .iter()
+            .map(|f| SourceRef {
+                text: f.text.map(without_bom),
+                ..*f
+            })
+            .collect();
         files.sort_by_key(|f| f.path);
         files.dedup_by_key(|f| f.path);
         let mut parsed: HashMap<String, Parsed> = HashMap::new();
