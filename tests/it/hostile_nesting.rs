@@ -152,3 +152,15 @@ fn a_byte_order_mark_keeps_lines_and_columns() {
         "{d}"
     );
 }
+
+#[test]
+fn a_failing_file_that_extends_field_options_does_not_panic() {
+    // prost-reflect's rollback of the failed file left its extension listed on FieldOptions:
+    // reading any field's options then panicked (index out of bounds).
+    let text = "syntax = \"proto2\";\npackage q;\n\
+                import \"google/protobuf/descriptor.proto\";\n\
+                extend google.protobuf.FieldOptions { optional int32 x = 50000; }\n\
+                message B { optional Unknown u = 1; }\n";
+    let d = bad_version_diagnostic(&history_with(text));
+    assert!(d.starts_with("5:") && d.contains("Unknown"), "{d}");
+}
