@@ -62,8 +62,13 @@ fn too_deep(versions: &[Value], line: u32) {
     );
 }
 
+/// A value of `O` nested `n` levels deep: `{ o: { o: ... { v: 1 } ... } }`.
+fn value(n: usize) -> String {
+    format!("{}{{ v: 1 }}{}", "{ o: ".repeat(n), " }".repeat(n))
+}
+
 fn deep_option(n: usize) -> String {
-    let value = format!("{}{{ v: 1 }}{}", "{ o: ".repeat(n), " }".repeat(n));
+    let value = value(n);
     proto(
         "q",
         &format!("{OPTIONS}message B {{\n  option (deep) = {value};\n  int32 x = 1;\n}}"),
@@ -88,6 +93,14 @@ fn an_option_path_100_deep_is_refused() {
     let text = proto(
         "q",
         &format!("{OPTIONS}message B {{\n  option (deep){path}.v = 1;\n}}"),
+    );
+    too_deep(&history_with(&text), 8);
+    // 60 down the path, then 60 in the value: each alone is within the bound, together
+    // they panicked prost-reflect's decoding as well.
+    let (path, value) = (".o".repeat(60), value(59));
+    let text = proto(
+        "q",
+        &format!("{OPTIONS}message B {{\n  option (deep){path} = {value};\n}}"),
     );
     too_deep(&history_with(&text), 8);
 }

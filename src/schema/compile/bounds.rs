@@ -59,6 +59,9 @@ pub fn too_deep(text: &str, limit: usize) -> Option<TooDeep> {
     let mut tokens = Tokens::new(text);
     let mut depth = 0usize;
     let mut path = Path::default();
+    // The option path of the value being read, and the depth its `=` was at: the value's
+    // own nesting comes on top of the path, until the value ends.
+    let (mut extra, mut extra_at) = (0usize, 0usize);
     while let Some(t) = tokens.next() {
         let over = match t {
             Token::Punct('{' | '[' | '(' | '<') => {
@@ -72,7 +75,7 @@ pub fn too_deep(text: &str, limit: usize) -> Option<TooDeep> {
                 } else {
                     path = Path::default();
                 }
-                depth > limit
+                depth + extra > limit
             }
             Token::Punct(')') => {
                 depth = depth.saturating_sub(1);
@@ -82,6 +85,9 @@ pub fn too_deep(text: &str, limit: usize) -> Option<TooDeep> {
             }
             Token::Punct('}' | ']' | '>') => {
                 depth = depth.saturating_sub(1);
+                if depth < extra_at {
+                    extra = 0;
+                }
                 path = Path::default();
                 false
             }
@@ -94,9 +100,16 @@ pub fn too_deep(text: &str, limit: usize) -> Option<TooDeep> {
                 false
             }
             Token::Punct('=') => {
-                let over = depth + path.dots > limit;
+                (extra, extra_at) = (path.dots, depth);
                 path = Path::default();
-                over
+                depth + extra > limit
+            }
+            Token::Punct(';' | ',') => {
+                if depth <= extra_at {
+                    extra = 0;
+                }
+                path = Path::default();
+                false
             }
             _ => {
                 path = Path::default();
@@ -186,6 +199,13 @@ mod tests {
         assert!(too_deep(field, 4).is_some());
         assert_eq!(too_deep(field, 6), None);
         assert!(too_deep("option features.a.b.c = 1;", 2).is_some());
+        // A value's nesting comes on top of its path, until the value ends.
+        let both = "option (x).a.b = { c { d: 1 } };\noption (y) = { e { f: 1 } };";
+        assert_eq!(too_deep(both, 4), None);
+        let at = too_deep(both, 3).expect("too deep");
+        assert_eq!((at.line, at.column), (1, 22));
+        let listed = "message M { int32 x = 1 [(p).q.r = 1, (s) = { t { u: 1 } }]; }";
+        assert_eq!(too_deep(listed, 4), None);
     }
 
     #[test]
