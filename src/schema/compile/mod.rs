@@ -375,15 +375,7 @@ impl Cache {
         self.stats.protoc_reused += targets.len() - compiled;
         let joined = units::join(&mut pool, &self.units, &targets, &mut diagnostics);
         self.stats.protoc += started.elapsed();
-        let pool = pool::sound(pool).unwrap_or_else(|why| {
-            diagnostics.push(Diagnostic {
-                file: String::new(),
-                line: 0,
-                column: 0,
-                message: format!("nothing of this version is read: {why} (please report this)"),
-            });
-            prost_reflect::DescriptorPool::new()
-        });
+        let pool = pool::sound(pool, &mut diagnostics);
         diagnostics.extend(link_errors);
         let mut protoc_done = Vec::new();
         for (path, docs) in joined.done {

@@ -14,6 +14,8 @@ use std::collections::HashMap;
 
 use prost_reflect::DescriptorPool;
 
+use super::super::diagnostic::Diagnostic;
+
 /// Every extension appears in exactly one message's list, its extendee's: each list is as
 /// long as the extensions of that message exactly when no rolled-back file left one over
 /// (or, with the rollback's other mistake, took a valid one away).
@@ -30,20 +32,28 @@ fn consistent(pool: &DescriptorPool) -> bool {
     })
 }
 
-/// `pool`, or the same files in a fresh pool when a rollback left it unsound; the error says
-/// why it could not be rebuilt (then nothing of it may be read).
-pub(super) fn sound(pool: DescriptorPool) -> Result<DescriptorPool, String> {
+/// `pool`, or the same files in a fresh pool when a rollback left it unsound; an empty pool,
+/// with a diagnostic that says why, when it cannot be rebuilt (nothing of it may be read).
+pub(super) fn sound(pool: DescriptorPool, diagnostics: &mut Vec<Diagnostic>) -> DescriptorPool {
     if consistent(&pool) {
-        return Ok(pool);
+        return pool;
     }
     // The encoding keeps every option as it was set (custom ones included).
-    let rebuilt = DescriptorPool::decode(pool.encode_to_vec().as_slice())
-        .map_err(|e| format!("the compiled files could not be gathered again: {e}"))?;
-    if consistent(&rebuilt) {
-        Ok(rebuilt)
-    } else {
-        Err("the compiled files could not be gathered again consistently".into())
-    }
+    let why = match DescriptorPool::decode(pool.encode_to_vec().as_slice()) {
+        Ok(rebuilt) if consistent(&rebuilt) => return rebuilt,
+        Ok(_) => "they are not consistent".to_string(),
+        Err(e) => e.to_string(),
+    };
+    diagnostics.push(Diagnostic {
+        file: String::new(),
+        line: 0,
+        column: 0,
+        message: format!(
+            "nothing of this version is read: its compiled files could not be gathered again \
+             after a file failed ({why}; please report this)"
+        ),
+    });
+    DescriptorPool::new()
 }
 
 #[cfg(test)]
