@@ -8,7 +8,7 @@
 /// 2024's `import option "d.proto";`, in order; comments and other strings are skipped.
 pub fn scan(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut tokens = Tokens { rest: text };
+    let mut tokens = Tokens::new(text);
     let mut at_statement = true;
     while let Some(t) = tokens.next() {
         if at_statement && t == Token::Word("import") {
@@ -28,7 +28,7 @@ pub fn scan(text: &str) -> Vec<String> {
 /// The 1-based line of the file's `edition = "...";` statement: the first statement, as
 /// protobuf requires (a field or enum value named `edition`, or a comment, is not one).
 pub fn edition_line(text: &str) -> Option<u32> {
-    let mut tokens = Tokens { rest: text };
+    let mut tokens = Tokens::new(text);
     let Some(Token::Word("edition")) = tokens.next() else {
         return None;
     };
@@ -40,19 +40,39 @@ pub fn edition_line(text: &str) -> Option<u32> {
     Some(u32::try_from(line).unwrap_or(u32::MAX))
 }
 
+/// The text without a leading UTF-8 byte order mark, which protoc accepts and protox does
+/// not: nothing else changes, so lines and columns stay right (the mark is invisible).
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// A token of `.proto` text: a word (an identifier, a dotted name or a number), the body of
+/// a string literal, or any other character.
 #[derive(Debug, PartialEq, Eq)]
-enum Token<'a> {
+pub(crate) enum Token<'a> {
     Word(&'a str),
     Str(&'a str),
     Punct(char),
 }
 
-struct Tokens<'a> {
+/// The tokens of `.proto` text, comments skipped, in one linear pass.
+pub(crate) struct Tokens<'a> {
     rest: &'a str,
 }
 
 impl<'a> Tokens<'a> {
-    fn next(&mut self) -> Option<Token<'a>> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        Tokens {
+            rest: without_bom(text),
+        }
+    }
+
+    /// How many bytes of the text are left (the offset of what comes next, from the end).
+    pub(crate) fn remaining(&self) -> usize {
+        self.rest.len()
+    }
+
+    pub(crate) fn next(&mut self) -> Option<Token<'a>> {
         loop {
             let s = self.rest.trim_start();
             if let Some(r) = s.strip_prefix("//") {

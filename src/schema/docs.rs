@@ -62,6 +62,8 @@ impl Walk<'_> {
         }
     }
 
+    /// Recursion per nested message: at most `compile::bounds::MAX_DEPTH` levels, the
+    /// nesting any compiled text may have.
     fn message(&mut self, scope: &str, m: &DescriptorProto, path: &mut Vec<i32>) {
         let name = join(scope, m.name());
         self.add(name.clone(), path);

@@ -14,7 +14,9 @@
 //! up in a small set of third-party protos embedded in the binary (googleapis, gogoproto,
 //! protoc-gen-validate, protovalidate) — what `buf.yaml` dependencies most often name.
 
+mod bounds;
 mod locate;
+mod pool;
 mod protox_link;
 #[cfg(test)]
 mod tests;
@@ -34,7 +36,7 @@ use super::fingerprint::Memo;
 use super::model::{FileDocs, Origin, Schema};
 use super::normalize::normalize;
 use super::thirdparty;
-use crate::proto_text::edition_line;
+use crate::proto_text::{edition_line, without_bom};
 use locate::diagnostic;
 use units::{Target, Unit, UnitKey};
 
@@ -248,6 +250,8 @@ impl Cache {
                 column: 0,
                 message: reason.to_string(),
             }),
+            // Too deep for the compilers (their parsers recurse): neither sees it.
+            Ok(text) if let Some(d) = bounds::check(f.path, text) => Err(d),
             Ok(text) if edition_line(text).is_some() => Ok(Parsed::Protoc(
                 Arc::new(crate::proto_text::scan(text)),
                 None,
@@ -277,7 +281,15 @@ impl Cache {
     /// Parses every file of the set, and adds the embedded third-party protos that imports
     /// found nowhere in the set name (and what they import).
     fn gather<'a>(&mut self, given: &[SourceRef<'a>]) -> Gathered<'a> {
-        let mut files: Vec<SourceRef<'a>> = given.to_vec();
+        // A byte order mark is dropped before either compiler reads the text (protox
+        // refuses it); it is invisible, so lines and columns do not move.
+        let mut files: Vec<SourceRef<'a>> = given
+            .iter()
+            .map(|f| SourceRef {
+                text: f.text.map(without_bom),
+                ..*f
+            })
+            .collect();
         files.sort_by_key(|f| f.path);
         files.dedup_by_key(|f| f.path);
         let mut parsed: HashMap<String, Parsed> = HashMap::new();
@@ -340,8 +352,10 @@ impl Cache {
             mut diagnostics,
         } = self.gather(given);
         let origin_of: HashMap<&str, Origin> = files.iter().map(|f| (f.path, f.origin)).collect();
+        // A file that did not parse on its own (unreadable, too deep) is given to no compiler.
         let texts: HashMap<&str, &str> = files
             .iter()
+            .filter(|f| !failed_parse.contains(f.path))
             .filter_map(|f| f.text.ok().map(|t| (f.path, t)))
             .collect();
         let deps: HashMap<&str, Vec<String>> = parsed
@@ -359,6 +373,12 @@ impl Cache {
         let targets: Vec<Target<'_>> = files
             .iter()
             .filter(|f| f.origin == Origin::Root && needs_protoc.contains(f.path))
+            // A file that imports one that did not parse is left out (said by `unexplained`).
+            .filter(|f| {
+                !units::closure(f.path, |p| deps.get(p))
+                    .iter()
+                    .any(|p| failed_parse.contains(p))
+            })
             .map(|f| {
                 let mut t = Target::new(f.path, f.blob, &deps, &blob_of, &texts);
                 if let Some(Parsed::Protoc(_, e)) = parsed.get(f.path) {
@@ -373,6 +393,7 @@ impl Cache {
         self.stats.protoc_reused += targets.len() - compiled;
         let joined = units::join(&mut pool, &self.units, &targets, &mut diagnostics);
         self.stats.protoc += started.elapsed();
+        let pool = pool::sound(pool, &mut diagnostics);
         diagnostics.extend(link_errors);
         let mut protoc_done = Vec::new();
         for (path, docs) in joined.done {

@@ -221,6 +221,8 @@ impl Ctx<'_> {
             },
         );
         self.features = features;
+        // Recursion per nested message: at most `compile::bounds::MAX_DEPTH` levels, the
+        // nesting any compiled text may have (protox stops at 31).
         for child in m.child_messages() {
             self.message(&child);
         }
@@ -364,6 +366,8 @@ fn value_text(kind: &Kind, value: &prost_reflect::Value) -> String {
     out
 }
 
+/// Recursion per nested value: at most `compile::bounds::MAX_DEPTH` levels, the nesting any
+/// compiled text may have (option paths included), far below what a thread's stack holds.
 fn write_value(out: &mut String, kind: Option<&Kind>, value: &prost_reflect::Value) {
     use prost_reflect::Value;
     match value {
