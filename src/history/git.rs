@@ -2,6 +2,7 @@
 //! selected tag and revision as a version, order them, and find the releases each revision
 //! builds on. Which tags are selected is `tags`; reading trees and blobs is `tree`.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -95,16 +96,18 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
         .filter(|(_, v)| v.kind == VersionKind::Tag)
         .filter_map(|(i, v)| Some((VersionId::at(i), Oid::from_str(&v.commit).ok()?)))
         .collect();
+    let mut reachable: HashMap<Oid, HashSet<Oid>> = HashMap::new();
     for v in versions.iter_mut().filter(|v| v.kind != VersionKind::Tag) {
         let Ok(commit) = Oid::from_str(&v.commit) else {
             continue;
         };
+        let found = reachable
+            .entry(commit)
+            .or_insert_with(|| tagged_ancestors(&repo, commit, &tagged));
         v.ancestors = Some(
             tagged
                 .iter()
-                .filter(|(_, t)| {
-                    *t == commit || repo.graph_descendant_of(commit, *t).unwrap_or(false)
-                })
+                .filter(|(_, t)| found.contains(t))
                 .map(|(id, _)| *id)
                 .collect(),
         );
@@ -122,6 +125,29 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
         skipped,
         stats,
     })
+}
+
+/// The commits of `tagged` that are `commit` or one of its ancestors: one walk of the
+/// history below `commit` (asking git for each tag would walk it once per tag), which stops
+/// as soon as every tagged commit has been seen.
+fn tagged_ancestors(repo: &Repository, commit: Oid, tagged: &[(VersionId, Oid)]) -> HashSet<Oid> {
+    let wanted: HashSet<Oid> = tagged.iter().map(|(_, t)| *t).collect();
+    let mut found = HashSet::new();
+    let Ok(mut walk) = repo.revwalk() else {
+        return found;
+    };
+    if walk.push(commit).is_err() {
+        return found;
+    }
+    for id in walk.flatten() {
+        if wanted.contains(&id) {
+            found.insert(id);
+            if found.len() == wanted.len() {
+                break;
+            }
+        }
+    }
+    found
 }
 
 impl Reader<'_> {
