@@ -1,0 +1,164 @@
+//! Hostile histories and options (issue 13), the git and config side: many tags, proto paths
+//! that leave the repository, invalid tag globs, a version checked against itself, malformed
+//! buf files, symbolic links and submodules, trees too deep to list.
+
+use std::process::{Command, Stdio};
+
+use crate::common::{Repo, proto, run};
+use protolapse::history::{self, HistoryOptions, VersionKind};
+
+/// `n` commits on `main`, each tagged `v0.<i>.0`, one `a.proto` that never changes, and a tag
+/// `side` on a commit that is no ancestor of `main`: built with `git fast-import` in one go.
+fn many_tags(n: usize) -> Repo {
+    let r = Repo::new();
+    let file = "syntax = \"proto3\";\npackage p;\nmessage A { int32 x = 1; }\n";
+    let mut s = String::new();
+    for i in 0..n {
+        let data = format!("{i}\n");
+        s.push_str(&format!(
+            "commit refs/heads/main\nmark :{}\ncommitter T <t@e> {} +0000\ndata 1\nc\n",
+            i + 1,
+            1_700_000_000 + i
+        ));
+        if i > 0 {
+            s.push_str(&format!("from :{i}\n"));
+        }
+        s.push_str(&format!(
+            "M 644 inline a.proto\ndata {}\n{file}M 644 inline R\ndata {}\n{data}\n",
+            file.len(),
+            data.len()
+        ));
+        s.push_str(&format!("reset refs/tags/v0.{i}.0\nfrom :{}\n\n", i + 1));
+    }
+    let side = file.replace("A {", "B {");
+    s.push_str(&format!(
+        "commit refs/heads/side\ncommitter T <t@e> 1800000000 +0000\ndata 1\ns\nfrom :1\nM 644 inline b.proto\ndata {}\n{side}\nreset refs/tags/v9.0.0\nfrom refs/heads/side\n\n",
+        side.len(),
+    ));
+    let mut child = Command::new("git")
+        .args(["fast-import", "--quiet"])
+        .current_dir(r.path())
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("git fast-import");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(s.as_bytes())
+        .expect("write");
+    assert!(child.wait().expect("wait").success());
+    r.git(&["reset", "-q", "--hard", "main"]);
+    r
+}
+
+#[test]
+fn ancestry_of_a_revision_among_many_tags_is_one_walk_and_exact() {
+    let r = many_tags(400);
+    let h = history::load(
+        r.path(),
+        &HistoryOptions {
+            revs: vec!["main".into()],
+            ..HistoryOptions::default()
+        },
+    )
+    .unwrap();
+    let main = h
+        .versions
+        .iter()
+        .find(|v| v.kind == VersionKind::Rev)
+        .unwrap();
+    let ancestors = main.ancestors.as_ref().unwrap();
+    // Every tag of main, and not the tag on the side branch.
+    assert_eq!(ancestors.len(), 400);
+    let names: Vec<&str> = ancestors
+        .iter()
+        .map(|a| h.versions[a.index()].name.as_str())
+        .collect();
+    assert!(names.contains(&"v0.0.0") && names.contains(&"v0.399.0"));
+    assert!(!names.contains(&"v9.0.0"), "{names:?}");
+    // `check` of the working tree takes the latest release it builds on, not v9.0.0.
+    let (code, out, err) = run(&["check"], r.path());
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("against v0.399.0"), "{out}");
+}
+
+fn one_tag() -> Repo {
+    let mut r = Repo::new();
+    r.write("a.proto", &proto("p", "message A { int32 x = 1; }"));
+    r.commit("one");
+    r.tag("v1.0.0");
+    r
+}
+
+#[test]
+fn proto_paths_outside_the_repository_are_errors_that_name_their_source() {
+    let r = one_tag();
+    for (args, what) in [
+        (vec!["log", "-I", "/etc"], "absolute"),
+        (
+            vec!["log", "--proto-path", "a/../../x"],
+            "out of the repository",
+        ),
+        (vec!["check", "-I", "../x"], "out of the repository"),
+    ] {
+        let (code, _, err) = run(&args, r.path());
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains("-I/--proto-path") && err.contains(what) && err.contains("help:"),
+            "{args:?}: {err}"
+        );
+    }
+    // Inside the repository, `..` is fine.
+    let (code, _, err) = run(&["log", "-I", ".git/.."], r.path());
+    assert_eq!(code, 0, "{err}");
+
+    r.write("protolapse.toml", "proto_paths = [\"proto\", \"/etc\"]\n");
+    let (code, _, err) = run(&["log"], r.path());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("protolapse.toml")
+            && err.contains("`proto_paths`")
+            && err.contains("`/etc` is an absolute path"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_invalid_tag_glob_names_where_it_came_from() {
+    let r = one_tag();
+    let (code, _, err) = run(&["log", "--tags", "v[*"], r.path());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--tags") && err.contains("invalid tag glob `v[*`"),
+        "{err}"
+    );
+    r.write("protolapse.toml", "tags = \"v[*\"\n");
+    let (code, _, err) = run(&["log"], r.path());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("protolapse.toml")
+            && err.contains("key `tags`")
+            && err.contains("invalid tag glob `v[*`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_revision_checked_against_its_own_tag_is_an_error() {
+    let mut r = one_tag();
+    let (code, out, err) = run(
+        &["check", "--rev", "v1.0.0", "--against", "v1.0.0"],
+        r.path(),
+    );
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("--against v1.0.0 is the commit being checked") && err.contains("help:"),
+        "{err}"
+    );
+    // Another commit with the same content is a legitimate comparison.
+    r.commit("empty");
+    let (code, out, err) = run(&["check", "--rev", "main", "--against", "v1.0.0"], r.path());
+    assert_eq!(code, 0, "{out}{err}");
+}
