@@ -13,7 +13,9 @@ use super::order::compare;
 use super::resolve::FileSet;
 use super::tags;
 use super::tree::{CommitTree, Reader, read_tree_text};
-use super::{History, HistoryError, HistoryOptions, SkippedTag, Version, VersionId, VersionKind};
+use super::{
+    History, HistoryError, HistoryOptions, ReadProblem, SkippedTag, Version, VersionId, VersionKind,
+};
 
 /// Opens the repository at (or above) `path` and returns its top folder: the work tree, or
 /// the git folder of a bare repository.
@@ -168,12 +170,18 @@ impl Reader<'_> {
         let tree = commit
             .tree()
             .map_err(|e| format!("cannot read the tree of {commit_id}: {}", e.message()))?;
-        let (roots, roots_from) = self.roots_in_tree(&tree, opts);
         let mut set = FileSet::default();
+        let (roots, roots_from) = match self.roots_in_tree(&tree, opts) {
+            Ok(found) => found,
+            Err(problem) => {
+                set.problem(problem);
+                (Roots::default(), "buf files".to_string())
+            }
+        };
         for root in &roots.roots {
             self.collect_root(&tree, root, &roots.excludes, &mut set);
         }
-        let (files, resolution) = set.finish(&mut CommitTree::new(self, &tree));
+        let (files, resolution, problems) = set.finish(&mut CommitTree::new(self, &tree));
         let manifest = read_tree_text(self.repo, &tree, super::BUFFRS_MANIFEST);
         let dependencies =
             super::buf::dependency_pins(|path| read_tree_text(self.repo, &tree, path));
@@ -190,6 +198,7 @@ impl Reader<'_> {
             roots_from,
             files,
             resolution,
+            problems,
             manifest,
             dependencies,
             ancestors: None,
@@ -197,8 +206,14 @@ impl Reader<'_> {
     }
 
     /// Proto roots for a committed tree: the options', else its buf files', else the root.
-    fn roots_in_tree(&mut self, tree: &Tree<'_>, opts: &HistoryOptions) -> (Roots, String) {
-        given_roots(opts)
-            .unwrap_or_else(|| roots_from_buf_files(|path| read_tree_text(self.repo, tree, path)))
+    fn roots_in_tree(
+        &mut self,
+        tree: &Tree<'_>,
+        opts: &HistoryOptions,
+    ) -> Result<(Roots, String), ReadProblem> {
+        match given_roots(opts) {
+            Some(given) => Ok(given),
+            None => roots_from_buf_files(|path| read_tree_text(self.repo, tree, path)),
+        }
     }
 }

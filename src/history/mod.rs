@@ -112,9 +112,25 @@ pub struct Version {
     pub manifest: Option<String>,
     /// The buf dependency modules and the commits `buf.lock` pins them at.
     pub dependencies: Vec<DepPin>,
+    /// What a user must see about how this version was read, one line each: a malformed
+    /// `buf.yaml`, a proto root that leads out of the repository, a folder too deep to list.
+    /// Shown with the version's compile diagnostics; a fatal one makes the version failed
+    /// (its file set is unknown, so nothing is compiled with guessed roots).
+    pub problems: Vec<ReadProblem>,
     /// For a revision or the working tree: the tagged versions whose commit is its commit or
     /// one of its ancestors (the releases it builds on). None for tags, or when unknown.
     pub ancestors: Option<Vec<VersionId>>,
+}
+
+/// A problem met while reading a version (see [`Version::problems`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadProblem {
+    /// The file or folder it is about, relative to the repository root (may be empty).
+    pub path: String,
+    /// One line: what, and what to do.
+    pub message: String,
+    /// The version's file set could not be determined: it is failed, not compiled.
+    pub fatal: bool,
 }
 
 /// One `.proto` file of a version.

@@ -240,9 +240,15 @@ impl TreeFiles for CommitTree<'_, '_, '_> {
     }
 }
 
-/// The text of a file of `tree` (a path relative to its top), if it exists and is UTF-8.
+/// The text of a small file of `tree` (a path relative to its top: `buf.yaml`, `buf.lock`,
+/// `Proto.toml`), if it exists, is UTF-8 and at most [`crate::small_file::CAP`] bytes, like
+/// the working tree's (`small_file`): its size is read before its content.
 pub(super) fn read_tree_text(repo: &Repository, tree: &Tree<'_>, path: &str) -> Option<String> {
     let entry = tree.get_path(Path::new(path)).ok()?;
+    let (size, kind) = repo.odb().ok()?.read_header(entry.id()).ok()?;
+    if kind != ObjectType::Blob || size as u64 > crate::small_file::CAP {
+        return None;
+    }
     let blob = repo.find_blob(entry.id()).ok()?;
     std::str::from_utf8(blob.content()).ok().map(str::to_string)
 }

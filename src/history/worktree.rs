@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use git2::{ObjectType, Oid, Repository};
 
-use super::buf::{given_roots, roots_from_buf_files};
+use super::buf::{Roots, given_roots, roots_from_buf_files};
 use super::links::{End, MAX_FOLDER_LINKS, MAX_HOPS, contains, origin};
 use super::resolve::{FileSet, TreeFiles, join, shown_path};
 use super::tree::{Reader, decode_text};
@@ -20,18 +20,26 @@ impl Reader<'_> {
     /// The working tree as a version, when its `.proto` files differ from HEAD's.
     pub(super) fn worktree_version(&mut self, opts: &HistoryOptions) -> Option<Version> {
         let workdir = self.repo.workdir()?.to_path_buf();
-        let (roots, roots_from) = given_roots(opts)
-            .unwrap_or_else(|| roots_from_buf_files(|p| crate::small_file::read(&workdir, p).ok()));
+        let mut set = FileSet::default();
+        let (roots, roots_from) = match given_roots(opts)
+            .map(Ok)
+            .unwrap_or_else(|| roots_from_buf_files(|p| crate::small_file::read(&workdir, p).ok()))
+        {
+            Ok(found) => found,
+            Err(problem) => {
+                set.problem(problem);
+                (Roots::default(), "buf files".to_string())
+            }
+        };
         let walker = Walker {
             repo: self.repo,
             canon: std::fs::canonicalize(&workdir).ok()?,
             workdir: workdir.clone(),
         };
-        let mut set = FileSet::default();
         for root in &roots.roots {
             walker.collect_root(root, &roots.excludes, &mut set);
         }
-        let (files, resolution) = set.finish(&mut WorkTree {
+        let (files, resolution, problems) = set.finish(&mut WorkTree {
             walker: &walker,
             index: None,
         });
@@ -47,6 +55,7 @@ impl Reader<'_> {
                     .iter()
                     .zip(&files)
                     .all(|(a, b)| a.path == b.path && a.blob == b.blob && a.origin == b.origin);
+            let same = same && head_version.problems == problems;
             if same && !opts.worktree_always {
                 return None;
             }
@@ -69,6 +78,7 @@ impl Reader<'_> {
             roots_from,
             files,
             resolution,
+            problems,
             manifest: crate::small_file::read(&workdir, super::BUFFRS_MANIFEST).ok(),
             dependencies: super::buf::dependency_pins(|p| {
                 crate::small_file::read(&workdir, p).ok()

@@ -162,3 +162,54 @@ fn a_revision_checked_against_its_own_tag_is_an_error() {
     let (code, out, err) = run(&["check", "--rev", "main", "--against", "v1.0.0"], r.path());
     assert_eq!(code, 0, "{out}{err}");
 }
+
+#[test]
+fn a_malformed_buf_file_fails_its_version_and_says_why() {
+    let mut r = Repo::new();
+    r.write("buf.yaml", "version: v1\nbuild: {roots: [unclosed\n");
+    r.write("proto/a.proto", &proto("p", "message A { int32 x = 1; }"));
+    r.commit("broken");
+    r.tag("v1.0.0");
+    r.write("buf.yaml", "version: v1beta1\nbuild:\n  roots: [proto]\n");
+    r.commit("fixed");
+    r.tag("v1.1.0");
+    r.write("buf.work.yaml", "directories: {\n");
+    r.commit("broken workspace");
+    r.tag("v1.2.0");
+    r.remove("buf.work.yaml");
+    r.commit("fixed again");
+    r.tag("v1.3.0");
+
+    let (code, out, err) = run(&["log"], r.path());
+    assert_eq!(code, 0, "{err}");
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_default()
+            .to_string()
+    };
+    // The broken versions are failed, each with one line naming the file; the rest goes on.
+    assert!(
+        row("v1.0.0").contains("failed") && row("v1.0.0").contains("buf.yaml: cannot be read"),
+        "{out}"
+    );
+    assert!(
+        row("v1.2.0").contains("failed") && row("v1.2.0").contains("buf.work.yaml: cannot be read"),
+        "{out}"
+    );
+    for ok in ["v1.1.0", "v1.3.0"] {
+        assert!(row(ok).contains("complete"), "{out}");
+    }
+    // v1.3.0 is compared with v1.1.0, with the same roots: no spurious change.
+    assert!(row("v1.3.0").contains("none"), "{out}");
+
+    // The working tree's own buf.yaml broken: check says so instead of guessing roots.
+    r.write("buf.yaml", "version: [\n");
+    let (code, _, err) = run(&["check"], r.path());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("WORKTREE") && err.contains("buf.yaml: cannot be read") && !err.contains('\t'),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
