@@ -21,6 +21,7 @@ mod duplicates;
 mod git;
 mod links;
 mod order;
+mod path_walk;
 mod resolve;
 mod tags;
 mod tree;

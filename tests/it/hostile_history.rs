@@ -94,7 +94,10 @@ fn one_tag() -> Repo {
 
 #[test]
 fn proto_paths_outside_the_repository_are_errors_that_name_their_source() {
-    let r = one_tag();
+    let mut r = one_tag();
+    r.write("sub/b.proto", &proto("q", "message B {}"));
+    r.commit("sub");
+    r.tag("v1.1.0");
     for (args, what) in [
         (vec!["log", "-I", "/etc"], "absolute"),
         (
@@ -111,7 +114,7 @@ fn proto_paths_outside_the_repository_are_errors_that_name_their_source() {
         );
     }
     // Inside the repository, `..` is fine.
-    let (code, _, err) = run(&["log", "-I", ".git/.."], r.path());
+    let (code, _, err) = run(&["log", "-I", "sub/.."], r.path());
     assert_eq!(code, 0, "{err}");
 
     r.write("protolapse.toml", "proto_paths = [\"proto\", \"/etc\"]\n");
@@ -212,4 +215,84 @@ fn a_malformed_buf_file_fails_its_version_and_says_why() {
         "{err}"
     );
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+}
+
+/// A commit whose tree holds `top.proto` and `a.proto` `depth` folders down, built with
+/// `git fast-import` (a checkout of it may not even fit the file system's path limit).
+fn deep_tree(depth: usize) -> Repo {
+    let r = Repo::new();
+    let f = "syntax = \"proto3\";\nmessage A { int32 x = 1; }\n";
+    let path = format!("{}a.proto", "d/".repeat(depth));
+    let stream = format!(
+        "commit refs/heads/main\ncommitter T <t@e> 1700000000 +0000\ndata 1\nc\nM 644 inline top.proto\ndata {n}\n{f}M 644 inline {path}\ndata {n}\n{f}\nreset refs/tags/v1.0.0\nfrom refs/heads/main\n\n",
+        n = f.len()
+    );
+    let mut child = Command::new("git")
+        .args(["fast-import", "--quiet"])
+        .current_dir(r.path())
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("git fast-import");
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stream.as_bytes())
+        .expect("write");
+    assert!(child.wait().expect("wait").success());
+    r
+}
+
+#[test]
+fn a_tree_thousands_of_folders_deep_is_listed_to_the_limit_and_said() {
+    // Deep enough to overflow a recursive listing on a test thread's 2 MiB stack; listed
+    // here on that thread.
+    let r = deep_tree(12_000);
+    let h = history::load(r.path(), &HistoryOptions::default()).unwrap();
+    let v = &h.versions[0];
+    let paths: Vec<&str> = v.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["top.proto"]);
+    assert_eq!(v.problems.len(), 1, "{:?}", v.problems);
+    let p = &v.problems[0];
+    assert!(!p.fatal, "{p:?}");
+    assert!(p.message.contains("deeper than 256 folders"), "{p:?}");
+    assert!(p.path.len() < 300 && p.path.starts_with("d/d/"), "{p:?}");
+    // The version is still read and compiled; the diagnostic shows on its row.
+    let (code, out, err) = run(&["log"], r.path());
+    assert_eq!(code, 0, "{err}");
+    let row = out.lines().find(|l| l.starts_with("v1.0.0")).unwrap_or("");
+    assert!(
+        row.contains("complete") && row.contains("deeper than 256"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_folder_past_the_limit_is_skipped_alike_in_the_tag_and_the_worktree() {
+    let mut r = Repo::new();
+    r.write("top.proto", &proto("t", "message T {}"));
+    r.write(
+        &format!("{}deep.proto", "d/".repeat(300)),
+        &proto("d", "message D {}"),
+    );
+    r.commit("one");
+    r.tag("v1.0.0");
+    let h = history::load(
+        r.path(),
+        &HistoryOptions {
+            worktree: true,
+            worktree_always: true,
+            ..HistoryOptions::default()
+        },
+    )
+    .unwrap();
+    let (tag, wt) = (&h.versions[0], &h.versions[1]);
+    assert_eq!(wt.kind, VersionKind::Worktree);
+    for v in [tag, wt] {
+        let paths: Vec<&str> = v.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["top.proto"], "{}", v.name);
+        assert_eq!(v.problems.len(), 1, "{}: {:?}", v.name, v.problems);
+    }
+    assert_eq!(tag.problems, wt.problems);
 }
