@@ -142,7 +142,7 @@ struct LockDep {
 /// The dependencies of a version: the pins of its `buf.lock` files (at the root, and in each
 /// `buf.work.yaml` directory), else the modules its `buf.yaml` files name, unpinned. Read
 /// with `read` (a path relative to the repository root -> its text); sorted, one per module.
-pub fn dependency_pins(read: impl Fn(&str) -> Option<String>) -> Vec<DepPin> {
+pub fn dependency_pins(mut read: impl FnMut(&str) -> Option<String>) -> Vec<DepPin> {
     let mut dirs = vec![".".to_string()];
     if let Some(text) = read("buf.work.yaml")
         && let Ok(more) = parse_buf_work(&text)
@@ -224,7 +224,7 @@ pub fn given_roots(opts: &HistoryOptions) -> Option<(Roots, String)> {
 /// is an error naming it (buf itself would not build such a version): its roots are not
 /// guessed.
 pub fn roots_from_buf_files(
-    read: impl Fn(&str) -> Option<String>,
+    mut read: impl FnMut(&str) -> Option<String>,
 ) -> Result<(Roots, String), ReadProblem> {
     let malformed = |path: &str, e: String| ReadProblem {
         path: path.to_string(),

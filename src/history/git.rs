@@ -12,7 +12,7 @@ use super::buf::{Roots, given_roots, roots_from_buf_files};
 use super::order::compare;
 use super::resolve::FileSet;
 use super::tags;
-use super::tree::{CommitTree, Reader, read_tree_text};
+use super::tree::{CommitTree, Reader};
 use super::{
     History, HistoryError, HistoryOptions, ReadProblem, SkippedTag, Version, VersionId, VersionKind,
 };
@@ -182,9 +182,8 @@ impl Reader<'_> {
             self.collect_root(&tree, root, &roots.excludes, &mut set);
         }
         let (files, resolution, problems) = set.finish(&mut CommitTree::new(self, &tree));
-        let manifest = read_tree_text(self.repo, &tree, super::BUFFRS_MANIFEST);
-        let dependencies =
-            super::buf::dependency_pins(|path| read_tree_text(self.repo, &tree, path));
+        let manifest = self.config_text(&tree, super::BUFFRS_MANIFEST);
+        let dependencies = super::buf::dependency_pins(|path| self.config_text(&tree, path));
         let time = commit.time();
         Ok(Version {
             name: name.to_string(),
@@ -213,7 +212,7 @@ impl Reader<'_> {
     ) -> Result<(Roots, String), ReadProblem> {
         match given_roots(opts) {
             Some(given) => Ok(given),
-            None => roots_from_buf_files(|path| read_tree_text(self.repo, tree, path)),
+            None => roots_from_buf_files(|path| self.config_text(tree, path)),
         }
     }
 }

@@ -3,7 +3,6 @@
 //! whole tree as the place where imports found in no proto root are looked up.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 use std::sync::Arc;
 
 use git2::{ObjectType, Oid, Repository, Tree};
@@ -388,17 +387,22 @@ impl TreeFiles for CommitTree<'_, '_, '_> {
     }
 }
 
-/// The text of a small file of `tree` (a path relative to its top: `buf.yaml`, `buf.lock`,
-/// `Proto.toml`), if it exists, is UTF-8 and at most [`crate::small_file::CAP`] bytes, like
-/// the working tree's (`small_file`): its size is read before its content.
-pub(super) fn read_tree_text(repo: &Repository, tree: &Tree<'_>, path: &str) -> Option<String> {
-    let entry = tree.get_path(Path::new(path)).ok()?;
-    let (size, kind) = repo.odb().ok()?.read_header(entry.id()).ok()?;
-    if kind != ObjectType::Blob || size as u64 > crate::small_file::CAP {
-        return None;
+impl Reader<'_> {
+    /// The text of a small file of `tree` (a path relative to its top: `buf.yaml`,
+    /// `buf.lock`, `Proto.toml`), if it exists, is UTF-8 and at most
+    /// [`crate::small_file::CAP`] bytes, like the working tree's (`small_file`): links
+    /// followed inside the repository only, its size read before its content.
+    pub(super) fn config_text(&mut self, tree: &Tree<'_>, path: &str) -> Option<String> {
+        let super::links::End::File { id, .. } = self.resolve(tree, "", path) else {
+            return None;
+        };
+        let (size, kind) = self.repo.odb().ok()?.read_header(id).ok()?;
+        if kind != ObjectType::Blob || size as u64 > crate::small_file::CAP {
+            return None;
+        }
+        let blob = self.repo.find_blob(id).ok()?;
+        std::str::from_utf8(blob.content()).ok().map(str::to_string)
     }
-    let blob = repo.find_blob(entry.id()).ok()?;
-    std::str::from_utf8(blob.content()).ok().map(str::to_string)
 }
 
 pub(super) fn decode_text(bytes: &[u8]) -> Result<Arc<str>, String> {

@@ -20,10 +20,11 @@ impl Reader<'_> {
     /// The working tree as a version, when its `.proto` files differ from HEAD's.
     pub(super) fn worktree_version(&mut self, opts: &HistoryOptions) -> Option<Version> {
         let workdir = self.repo.workdir()?.to_path_buf();
+        let walker = Walker::new(self.repo, &workdir);
         let mut set = FileSet::default();
         let (roots, roots_from) = match given_roots(opts)
             .map(Ok)
-            .unwrap_or_else(|| roots_from_buf_files(|p| crate::small_file::read(&workdir, p).ok()))
+            .unwrap_or_else(|| roots_from_buf_files(|p| walker.config_text(p)))
         {
             Ok(found) => found,
             Err(problem) => {
@@ -31,7 +32,6 @@ impl Reader<'_> {
                 (Roots::default(), "buf files".to_string())
             }
         };
-        let walker = Walker::new(self.repo, &workdir);
         for root in &roots.roots {
             walker.collect_root(root, &roots.excludes, &mut set);
         }
@@ -75,10 +75,8 @@ impl Reader<'_> {
             files,
             resolution,
             problems,
-            manifest: crate::small_file::read(&workdir, super::BUFFRS_MANIFEST).ok(),
-            dependencies: super::buf::dependency_pins(|p| {
-                crate::small_file::read(&workdir, p).ok()
-            }),
+            manifest: walker.config_text(super::BUFFRS_MANIFEST),
+            dependencies: super::buf::dependency_pins(|p| walker.config_text(p)),
             ancestors: None,
         })
     }
@@ -162,6 +160,15 @@ impl<'r> Walker<'r> {
                 _ => Step::Missing,
             }
         })
+    }
+
+    /// The text of a small config file of the work tree (`buf.yaml`, ...): reached by the
+    /// rule of a commit ([`walk`]), then read as `small_file` reads (a regular file, capped).
+    fn config_text(&self, path: &str) -> Option<String> {
+        let End::File { real, .. } = self.resolve("", path) else {
+            return None;
+        };
+        crate::small_file::read(&self.workdir, real).ok()
     }
 
     fn ignored(&self, real: &str) -> bool {

@@ -216,3 +216,24 @@ fn links_and_submodules_follow_one_rule_in_tags_and_the_worktree() {
     }
     assert_eq!(v.problems, wt.problems);
 }
+
+#[test]
+fn a_linked_buf_yaml_is_read_by_the_same_rule_in_tags_and_the_worktree() {
+    let mut r = Repo::new();
+    r.write(
+        "config/buf.yaml",
+        "version: v1beta1\nbuild:\n  roots: [proto]\n",
+    );
+    r.symlink("buf.yaml", "config/buf.yaml");
+    r.write("proto/a.proto", &proto("a", "message A {}"));
+    r.write("b.proto", &proto("b", "message B {}")); // not under the root
+    r.commit("one");
+    r.tag("v1.0.0");
+    let (v, wt) = tag_and_worktree(&r, HistoryOptions::default());
+    for v in [&v, &wt] {
+        assert_eq!(v.proto_roots, ["proto"], "{}", v.name);
+        assert_eq!(v.roots_from, "buf.yaml");
+        assert!(v.problems.is_empty(), "{:?}", v.problems);
+    }
+    same_files(&v, &wt);
+}
