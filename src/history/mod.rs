@@ -7,7 +7,9 @@
 //!
 //! Each version's file set is resolved on its own, the way the owners' build (buf,
 //! `protoc -I`) would: the files under its proto roots (`git`, `worktree`), committed
-//! symbolic links followed inside the repository and never out of it (`links`), files
+//! symbolic links followed inside the repository and never out of it (`links`, by the one
+//! path rule of `path_walk`, for commits and the working tree alike; submodules never
+//! entered; listings stop at the path limits of `tree`), files
 //! excluded by `buf.yaml` kept for their importers, imports found in no root looked up in
 //! the whole tree, and a file reachable at two import paths kept once (`resolve`).
 //!
