@@ -217,7 +217,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
             judge,
             format,
         } => {
-            let opened = commands::open(&source.read(), false)?;
+            let opened = commands::open(&source.read()?, false)?;
             let settings = judge.settings(&opened, root)?;
             print(&commands::log(
                 &opened,
@@ -233,7 +233,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
             judge,
             format,
         } => {
-            let opened = commands::open(&source.read(), true)?;
+            let opened = commands::open(&source.read()?, true)?;
             let settings = judge.settings(&opened, root)?;
             let out = match format {
                 CheckFormat::Text => CheckOut::Text,
@@ -265,7 +265,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
                     args.len()
                 ),
             };
-            let opened = commands::open(&Source { repo, flags }.read(), false)?;
+            let opened = commands::open(&Source { repo, flags }.read()?, false)?;
             print(&commands::blame(&opened, &name, format == LogFormat::Json)?)?;
         }
         Command::Graph {
@@ -274,7 +274,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
             root,
             format,
         } => {
-            let opened = commands::open(&source.read(), false)?;
+            let opened = commands::open(&source.read()?, false)?;
             let root = root.or_else(|| opened.config.root.clone());
             let out = match format {
                 GraphFormat::Text => GraphOut::Text,
@@ -298,7 +298,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
                     args.len()
                 ),
             };
-            let opened = commands::open(&Source { repo, flags }.read(), false)?;
+            let opened = commands::open(&Source { repo, flags }.read()?, false)?;
             let settings = opened.config.settings().map_err(|e| anyhow!(e))?;
             let root = root.or_else(|| opened.config.root.clone());
             let text = commands::diff(
@@ -322,7 +322,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
             source.repo.as_deref(),
             source.flags.demo,
             synthetic.as_deref(),
-            &Config::default().history_options(&source.flags.given(), false),
+            &Config::default().history_options(&source.flags.given()?, false),
             root,
         )?,
     }
@@ -355,28 +355,31 @@ fn tui(source: Source, root: Option<String>) -> Result<()> {
     }
     ui::run(ui::runtime::Options {
         source: src,
-        load: source.flags.given(),
+        load: source.flags.given()?,
         root,
     })
 }
 
 impl Source {
-    fn read(&self) -> commands::Source<'_> {
-        commands::Source {
+    fn read(&self) -> Result<commands::Source<'_>> {
+        Ok(commands::Source {
             repo: self.repo.as_deref(),
             demo: self.flags.demo,
-            given: self.flags.given(),
-        }
+            given: self.flags.given()?,
+        })
     }
 }
 
 impl Flags {
-    fn given(&self) -> Given {
-        Given {
+    /// The flags' values, checked (`Given::check`): an error names the flag.
+    fn given(&self) -> Result<Given> {
+        let given = Given {
             tags: self.tags.clone(),
             revs: self.revs.clone(),
             proto_paths: self.proto_paths.clone(),
-        }
+        };
+        given.check().map_err(|e| anyhow!(e))?;
+        Ok(given)
     }
 }
 

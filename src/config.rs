@@ -59,6 +59,53 @@ pub struct Given {
     pub proto_paths: Vec<String>,
 }
 
+impl Given {
+    /// Checks the flags' values, before anything is read: `--tags` is a valid glob and each
+    /// `-I` a folder inside the repository. The error names the flag.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(g) = &self.tags {
+            check_glob(g).map_err(|e| format!("--tags: {e}"))?;
+        }
+        for p in &self.proto_paths {
+            check_proto_path(p).map_err(|e| {
+                format!("-I/--proto-path: {e}\n  help: give a folder of the repository, relative to its top (-I proto)")
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// A tag glob that compiles; the error shows it.
+fn check_glob(glob: &str) -> Result<(), String> {
+    glob::Pattern::new(glob)
+        .map(|_| ())
+        .map_err(|e| format!("invalid tag glob `{}`: {e}", crate::sanitize::line(glob)))
+}
+
+/// A proto path protolapse may read: relative to the repository's top and never above it
+/// (`/etc` or `../x` would read files outside the repository).
+pub fn check_proto_path(path: &str) -> Result<(), String> {
+    let shown = crate::sanitize::line(path);
+    if path.starts_with('/') {
+        return Err(format!(
+            "`{shown}` is an absolute path; proto paths are folders inside the repository"
+        ));
+    }
+    let mut depth: usize = 0;
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                depth = depth.checked_sub(1).ok_or_else(|| {
+                    format!("`{shown}` leads out of the repository (`..` above its top)")
+                })?;
+            }
+            _ => depth += 1,
+        }
+    }
+    Ok(())
+}
+
 #[derive(Debug, thiserror::Error)]
 #[error("{path}: {message}\n  help: see docs/config.md for the keys protolapse.toml takes")]
 pub struct ConfigError {
@@ -96,6 +143,16 @@ impl Config {
         })?;
         config.policy()?;
         config.ignores()?;
+        if let Some(g) = &config.tags {
+            check_glob(g).map_err(|e| format!("key `tags`: {e}"))?;
+        }
+        for p in &config.proto_paths {
+            check_proto_path(p).map_err(|e| {
+                format!(
+                    "key `proto_paths`: {e}; give a folder of the repository, relative to its top"
+                )
+            })?;
+        }
         Ok(config)
     }
 

@@ -100,6 +100,26 @@ pub fn check(
     if base == subject.id {
         bail!("--against names the version being checked; pick an earlier one");
     }
+    // `--rev v1.0.0 --against v1.0.0`: the tag and the revision are one commit, so the
+    // check would compare a version with itself and pass on nothing. (`latest` on the
+    // release commit itself is a legitimate run right after tagging: no change to judge.)
+    if let Some(name) = against.filter(|a| *a != "latest")
+        && subject.version.kind == VersionKind::Rev
+        && project
+            .get(base)
+            .is_some_and(|b| b.version.commit == subject.version.commit)
+    {
+        bail!(
+            "--against {} is the commit being checked ({} is {}), so there is nothing to compare\n  help: name an earlier version with --against, or leave it out to compare with the previous release",
+            sanitize::line(name),
+            sanitize::line(subject.name()),
+            subject
+                .version
+                .commit
+                .get(..12)
+                .unwrap_or(&subject.version.commit)
+        );
+    }
     if project.get(base).is_none_or(|b| b.schema().is_none()) {
         bail!(
             "{} did not compile, so it cannot be the base\n  help: pick another with --against VERSION",

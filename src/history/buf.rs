@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::{BUFFRS_MANIFEST, HistoryOptions};
+use super::{BUFFRS_MANIFEST, HistoryOptions, ReadProblem};
 
 /// Proto roots and excluded folders, relative to the repository root.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -52,10 +52,13 @@ pub fn clean(path: &str) -> String {
         .split('/')
         .filter(|p| !p.is_empty() && *p != ".")
         .collect();
+    // An absolute path stays absolute: it is refused as leaving the repository, never read
+    // as a folder of it (`/etc` is not `etc`).
+    let lead = if path.starts_with('/') { "/" } else { "" };
     if parts.is_empty() {
-        ".".to_string()
+        format!("{lead}.")
     } else {
-        parts.join("/")
+        format!("{lead}{}", parts.join("/"))
     }
 }
 
@@ -139,7 +142,7 @@ struct LockDep {
 /// The dependencies of a version: the pins of its `buf.lock` files (at the root, and in each
 /// `buf.work.yaml` directory), else the modules its `buf.yaml` files name, unpinned. Read
 /// with `read` (a path relative to the repository root -> its text); sorted, one per module.
-pub fn dependency_pins(read: impl Fn(&str) -> Option<String>) -> Vec<DepPin> {
+pub fn dependency_pins(mut read: impl FnMut(&str) -> Option<String>) -> Vec<DepPin> {
     let mut dirs = vec![".".to_string()];
     if let Some(text) = read("buf.work.yaml")
         && let Ok(more) = parse_buf_work(&text)
@@ -217,47 +220,75 @@ pub fn given_roots(opts: &HistoryOptions) -> Option<(Roots, String)> {
 }
 
 /// Roots from `buf.work.yaml` or `buf.yaml`, read with `read` (a path relative to the
-/// repository root -> its text), else the repository root.
-pub fn roots_from_buf_files(read: impl Fn(&str) -> Option<String>) -> (Roots, String) {
-    if let Some(text) = read("buf.work.yaml")
-        && let Ok(dirs) = parse_buf_work(&text)
-    {
+/// repository root -> its text), else the repository root. A buf file that does not parse
+/// is an error naming it (buf itself would not build such a version): its roots are not
+/// guessed.
+pub fn roots_from_buf_files(
+    mut read: impl FnMut(&str) -> Option<String>,
+) -> Result<(Roots, String), ReadProblem> {
+    let malformed = |path: &str, e: String| ReadProblem {
+        path: path.to_string(),
+        message: format!(
+            "cannot be read: {}; its proto roots are unknown, so this version is not compiled (fix the file, or give the roots with -I or proto_paths in protolapse.toml)",
+            one_line(&e)
+        ),
+        fatal: true,
+    };
+    if let Some(text) = read("buf.work.yaml") {
+        let dirs = parse_buf_work(&text).map_err(|e| malformed("buf.work.yaml", e))?;
         let mut all = Roots::default();
         for dir in dirs {
-            match read(&format!("{dir}/buf.yaml")).map(|t| parse_buf_yaml(&dir, &t)) {
+            let path = format!("{dir}/buf.yaml");
+            match read(&path).map(|t| parse_buf_yaml(&dir, &t)) {
                 Some(Ok(r)) => {
                     all.roots.extend(r.roots);
                     all.excludes.extend(r.excludes);
                 }
-                _ => all.roots.push(dir),
+                Some(Err(e)) => return Err(malformed(&path, e)),
+                None => all.roots.push(dir),
             }
         }
         if !all.roots.is_empty() {
-            return (all, "buf.work.yaml".into());
+            return Ok((all, "buf.work.yaml".into()));
         }
     }
-    if let Some(text) = read("buf.yaml")
-        && let Ok(r) = parse_buf_yaml(".", &text)
-    {
-        return (r, "buf.yaml".into());
+    if let Some(text) = read("buf.yaml") {
+        let r = parse_buf_yaml(".", &text).map_err(|e| malformed("buf.yaml", e))?;
+        return Ok((r, "buf.yaml".into()));
     }
     // A buffrs package keeps its protos under `proto/`.
     if read(BUFFRS_MANIFEST).is_some() {
-        return (
+        return Ok((
             Roots {
                 roots: vec!["proto".into()],
                 excludes: Vec::new(),
             },
             BUFFRS_MANIFEST.into(),
-        );
+        ));
     }
-    (
+    Ok((
         Roots {
             roots: vec![".".into()],
             excludes: Vec::new(),
         },
         "repository root".into(),
-    )
+    ))
+}
+
+/// A parser's message on one line, at most 300 characters.
+fn one_line(text: &str) -> String {
+    let line: String = text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if line.chars().count() > 300 {
+        line.chars().take(300).collect::<String>() + "..."
+    } else {
+        line
+    }
 }
 
 /// Whether `repo_path` is below one of the excluded folders.

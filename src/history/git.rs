@@ -2,6 +2,7 @@
 //! selected tag and revision as a version, order them, and find the releases each revision
 //! builds on. Which tags are selected is `tags`; reading trees and blobs is `tree`.
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -11,8 +12,10 @@ use super::buf::{Roots, given_roots, roots_from_buf_files};
 use super::order::compare;
 use super::resolve::FileSet;
 use super::tags;
-use super::tree::{CommitTree, Reader, read_tree_text};
-use super::{History, HistoryError, HistoryOptions, SkippedTag, Version, VersionId, VersionKind};
+use super::tree::{CommitTree, Reader};
+use super::{
+    History, HistoryError, HistoryOptions, ReadProblem, SkippedTag, Version, VersionId, VersionKind,
+};
 
 /// Opens the repository at (or above) `path` and returns its top folder: the work tree, or
 /// the git folder of a bare repository.
@@ -95,16 +98,18 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
         .filter(|(_, v)| v.kind == VersionKind::Tag)
         .filter_map(|(i, v)| Some((VersionId::at(i), Oid::from_str(&v.commit).ok()?)))
         .collect();
+    let mut reachable: HashMap<Oid, HashSet<Oid>> = HashMap::new();
     for v in versions.iter_mut().filter(|v| v.kind != VersionKind::Tag) {
         let Ok(commit) = Oid::from_str(&v.commit) else {
             continue;
         };
+        let found = reachable
+            .entry(commit)
+            .or_insert_with(|| tagged_ancestors(&repo, commit, &tagged));
         v.ancestors = Some(
             tagged
                 .iter()
-                .filter(|(_, t)| {
-                    *t == commit || repo.graph_descendant_of(commit, *t).unwrap_or(false)
-                })
+                .filter(|(_, t)| found.contains(t))
                 .map(|(id, _)| *id)
                 .collect(),
         );
@@ -122,6 +127,29 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
         skipped,
         stats,
     })
+}
+
+/// The commits of `tagged` that are `commit` or one of its ancestors: one walk of the
+/// history below `commit` (asking git for each tag would walk it once per tag), which stops
+/// as soon as every tagged commit has been seen.
+fn tagged_ancestors(repo: &Repository, commit: Oid, tagged: &[(VersionId, Oid)]) -> HashSet<Oid> {
+    let wanted: HashSet<Oid> = tagged.iter().map(|(_, t)| *t).collect();
+    let mut found = HashSet::new();
+    let Ok(mut walk) = repo.revwalk() else {
+        return found;
+    };
+    if walk.push(commit).is_err() {
+        return found;
+    }
+    for id in walk.flatten() {
+        if wanted.contains(&id) {
+            found.insert(id);
+            if found.len() == wanted.len() {
+                break;
+            }
+        }
+    }
+    found
 }
 
 impl Reader<'_> {
@@ -142,15 +170,20 @@ impl Reader<'_> {
         let tree = commit
             .tree()
             .map_err(|e| format!("cannot read the tree of {commit_id}: {}", e.message()))?;
-        let (roots, roots_from) = self.roots_in_tree(&tree, opts);
         let mut set = FileSet::default();
+        let (roots, roots_from) = match self.roots_in_tree(&tree, opts) {
+            Ok(found) => found,
+            Err(problem) => {
+                set.problem(problem);
+                (Roots::default(), "buf files".to_string())
+            }
+        };
         for root in &roots.roots {
             self.collect_root(&tree, root, &roots.excludes, &mut set);
         }
-        let (files, resolution) = set.finish(&mut CommitTree::new(self, &tree));
-        let manifest = read_tree_text(self.repo, &tree, super::BUFFRS_MANIFEST);
-        let dependencies =
-            super::buf::dependency_pins(|path| read_tree_text(self.repo, &tree, path));
+        let (files, resolution, problems) = set.finish(&mut CommitTree::new(self, &tree));
+        let manifest = self.config_text(&tree, super::BUFFRS_MANIFEST);
+        let dependencies = super::buf::dependency_pins(|path| self.config_text(&tree, path));
         let time = commit.time();
         Ok(Version {
             name: name.to_string(),
@@ -164,6 +197,7 @@ impl Reader<'_> {
             roots_from,
             files,
             resolution,
+            problems,
             manifest,
             dependencies,
             ancestors: None,
@@ -171,8 +205,14 @@ impl Reader<'_> {
     }
 
     /// Proto roots for a committed tree: the options', else its buf files', else the root.
-    fn roots_in_tree(&mut self, tree: &Tree<'_>, opts: &HistoryOptions) -> (Roots, String) {
-        given_roots(opts)
-            .unwrap_or_else(|| roots_from_buf_files(|path| read_tree_text(self.repo, tree, path)))
+    fn roots_in_tree(
+        &mut self,
+        tree: &Tree<'_>,
+        opts: &HistoryOptions,
+    ) -> Result<(Roots, String), ReadProblem> {
+        match given_roots(opts) {
+            Some(given) => Ok(given),
+            None => roots_from_buf_files(|path| self.config_text(tree, path)),
+        }
     }
 }

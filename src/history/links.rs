@@ -4,12 +4,15 @@
 
 use std::collections::VecDeque;
 
+use super::path_walk::{Step, walk};
+
 use git2::{Oid, Tree};
 
+use super::ReadProblem;
 use super::buf::excluded;
 use super::resolve::vendor_dir;
 use super::resolve::{FileSet, join, shown_path};
-use super::tree::{Entry, Reader, is_link};
+use super::tree::{Entry, Kind, MAX_PATH_BYTES, MAX_PATH_DEPTH, Reader, is_link};
 use super::{Origin, SourceFile};
 
 /// Links followed in one resolution (a link to a link to ...), like the kernel's limit.
@@ -45,6 +48,47 @@ impl End {
                 "symbolic link to `{target}` goes through more than {MAX_HOPS} links; not followed"
             )),
         }
+    }
+}
+
+/// Why the proto root `root`, leading to `end`, is not read, when that is a problem: it
+/// leaves the repository, or goes around a cycle of links (a root missing from an older
+/// version is no problem). Fatal: what the owners build from is unknown.
+pub(super) fn root_refused(root: &str, end: &End) -> Option<ReadProblem> {
+    let why = match end {
+        End::Leaves => {
+            "leads out of the repository (an absolute path, a `..` above its top, or a symbolic link to such a place)"
+        }
+        End::TooManyHops => "goes through more than 16 symbolic links (a cycle?)",
+        _ => return None,
+    };
+    Some(ReadProblem {
+        path: shown_path(root),
+        message: format!(
+            "proto root {why}; nothing is read outside the repository, so this version is not compiled (point -I or proto_paths at a folder inside it)"
+        ),
+        fatal: true,
+    })
+}
+
+/// The note on a submodule met under a proto root, in a commit or in the working tree alike:
+/// its files are another repository's, which protolapse does not read.
+pub(super) fn submodule_note(real: &str) -> String {
+    format!(
+        "submodule `{}` not read: its files belong to another repository",
+        shown_path(real)
+    )
+}
+
+/// The problem of a folder under a proto root deeper than the path limits (in a commit or
+/// in the working tree alike): not read, and said.
+pub(super) fn too_deep(real: &str) -> ReadProblem {
+    ReadProblem {
+        path: shown_path(real),
+        message: format!(
+            "deeper than {MAX_PATH_DEPTH} folders or {MAX_PATH_BYTES} bytes below its proto root; not read"
+        ),
+        fatal: false,
     }
 }
 
@@ -92,7 +136,12 @@ impl Reader<'_> {
         } else {
             match self.resolve(top, "", root) {
                 End::Dir { real, id } => (real, id),
-                _ => return,
+                end => {
+                    if let Some(problem) = root_refused(root, &end) {
+                        set.problem(problem);
+                    }
+                    return;
+                }
             }
         };
         let mut queue = VecDeque::from([Pending {
@@ -107,11 +156,22 @@ impl Reader<'_> {
             };
             let list = self.list_tree(&tree);
             for entry in list.iter() {
-                let Entry { path, id, link } = entry;
+                let Entry { path, id, kind } = entry;
                 let import = join(&dir.prefix, path);
                 let real = join(&dir.real, path);
                 let side = join(root, &import);
-                if !link {
+                match kind {
+                    Kind::Submodule => {
+                        set.note(&submodule_note(&real));
+                        continue;
+                    }
+                    Kind::TooDeep => {
+                        set.problem(too_deep(&real));
+                        continue;
+                    }
+                    Kind::Proto | Kind::Link => {}
+                }
+                if *kind == Kind::Proto {
                     if set.wants(&import) {
                         set.push(SourceFile {
                             text: self.read_blob(*id),
@@ -211,82 +271,26 @@ impl Reader<'_> {
     }
 
     /// Where `path`, relative to the folder `base` (a real path of `top`, `` for the top),
-    /// leads in `top`, following links on the way; never above `top`.
+    /// leads in `top`, following links on the way; never above `top` (see [`walk`]).
     pub(super) fn resolve(&mut self, top: &Tree<'_>, base: &str, path: &str) -> End {
-        if path.starts_with('/') || path.contains('\0') {
-            return End::Leaves;
-        }
-        let mut pending: VecDeque<String> = base
-            .split('/')
-            .chain(path.split('/'))
-            .map(str::to_string)
-            .collect();
-        // The real folders walked so far, with their tree ids (the top first).
-        let mut names: Vec<String> = Vec::new();
-        let mut trees: Vec<Oid> = vec![top.id()];
-        let mut hops = 0;
-        while let Some(part) = pending.pop_front() {
-            match part.as_str() {
-                "" | "." => continue,
-                ".." => {
-                    if names.pop().is_none() {
-                        return End::Leaves;
-                    }
-                    trees.pop();
-                    continue;
-                }
-                _ => {}
-            }
-            let Some(&here) = trees.last() else {
-                return End::Missing;
+        let repo = self.repo;
+        walk(top.id(), base, path, |here, _, name| {
+            let Ok(tree) = repo.find_tree(here) else {
+                return Step::Missing;
             };
-            let Ok(tree) = self.repo.find_tree(here) else {
-                return End::Missing;
-            };
-            let Some(entry) = tree.get_name(&part) else {
-                return End::Missing;
+            let Some(entry) = tree.get_name(name) else {
+                return Step::Missing;
             };
             let id = entry.id();
             match entry.kind() {
-                Some(git2::ObjectType::Tree) => {
-                    names.push(part);
-                    trees.push(id);
-                }
+                Some(git2::ObjectType::Tree) => Step::Dir(id),
                 Some(git2::ObjectType::Blob) if is_link(entry.filemode()) => {
-                    hops += 1;
-                    if hops > MAX_HOPS {
-                        return End::TooManyHops;
-                    }
-                    let Some(target) = self.link_target(id) else {
-                        return End::Missing;
-                    };
-                    if target.starts_with('/') || target.contains('\0') {
-                        return End::Leaves;
-                    }
-                    for part in target.split('/').rev() {
-                        pending.push_front(part.to_string());
-                    }
+                    Step::Link(self.link_target(id))
                 }
-                Some(git2::ObjectType::Blob) => {
-                    if pending.iter().any(|p| !p.is_empty() && p != ".") {
-                        return End::Missing; // a file used as a folder
-                    }
-                    names.push(part);
-                    return End::File {
-                        real: names.join("/"),
-                        id,
-                    };
-                }
-                _ => return End::Missing,
+                Some(git2::ObjectType::Blob) => Step::File(id),
+                _ => Step::Missing,
             }
-        }
-        let id = trees.last().copied().unwrap_or_else(|| top.id());
-        let real = if names.is_empty() {
-            ".".to_string()
-        } else {
-            names.join("/")
-        };
-        End::Dir { real, id }
+        })
     }
 
     /// The target of the link blob `id` (cached), if it is a short UTF-8 path.

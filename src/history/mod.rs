@@ -7,7 +7,9 @@
 //!
 //! Each version's file set is resolved on its own, the way the owners' build (buf,
 //! `protoc -I`) would: the files under its proto roots (`git`, `worktree`), committed
-//! symbolic links followed inside the repository and never out of it (`links`), files
+//! symbolic links followed inside the repository and never out of it (`links`, by the one
+//! path rule of `path_walk`, for commits and the working tree alike; submodules never
+//! entered; listings stop at the path limits of `tree`), files
 //! excluded by `buf.yaml` kept for their importers, imports found in no root looked up in
 //! the whole tree, and a file reachable at two import paths kept once (`resolve`).
 //!
@@ -21,6 +23,7 @@ mod duplicates;
 mod git;
 mod links;
 mod order;
+mod path_walk;
 mod resolve;
 mod tags;
 mod tree;
@@ -112,9 +115,25 @@ pub struct Version {
     pub manifest: Option<String>,
     /// The buf dependency modules and the commits `buf.lock` pins them at.
     pub dependencies: Vec<DepPin>,
+    /// What a user must see about how this version was read, one line each: a malformed
+    /// `buf.yaml`, a proto root that leads out of the repository, a folder too deep to list.
+    /// Shown with the version's compile diagnostics; a fatal one makes the version failed
+    /// (its file set is unknown, so nothing is compiled with guessed roots).
+    pub problems: Vec<ReadProblem>,
     /// For a revision or the working tree: the tagged versions whose commit is its commit or
     /// one of its ancestors (the releases it builds on). None for tags, or when unknown.
     pub ancestors: Option<Vec<VersionId>>,
+}
+
+/// A problem met while reading a version (see [`Version::problems`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadProblem {
+    /// The file or folder it is about, relative to the repository root (may be empty).
+    pub path: String,
+    /// One line: what, and what to do.
+    pub message: String,
+    /// The version's file set could not be determined: it is failed, not compiled.
+    pub fatal: bool,
 }
 
 /// One `.proto` file of a version.

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use super::duplicates::{drop_duplicates, merge_origins};
-use super::{Origin, SourceFile};
+use super::{Origin, ReadProblem, SourceFile};
 use crate::proto_text::scan as scan_imports;
 
 /// At most this many notes per version; the rest are counted in a last line.
@@ -82,6 +82,7 @@ pub(super) struct FileSet {
     files: Vec<SourceFile>,
     taken: HashSet<String>,
     notes: Vec<String>,
+    problems: Vec<ReadProblem>,
     /// Folder links followed so far (a budget shared by all roots).
     pub folder_links: usize,
 }
@@ -103,9 +104,25 @@ impl FileSet {
         self.notes.push(plain(line));
     }
 
+    /// Records a problem for [`super::Version::problems`] (its message made plain here).
+    pub fn problem(&mut self, mut problem: ReadProblem) {
+        problem.message = plain(&problem.message);
+        if !self.problems.contains(&problem) {
+            self.problems.push(problem);
+        }
+    }
+
     /// Completes the set from `tree` (imports found in no root), keeps one file per
-    /// duplicate, sorts; returns the files and the notes.
-    pub fn finish(mut self, tree: &mut impl TreeFiles) -> (Vec<SourceFile>, Vec<String>) {
+    /// duplicate, sorts; returns the files, the notes and the problems.
+    pub fn finish(
+        mut self,
+        tree: &mut impl TreeFiles,
+    ) -> (Vec<SourceFile>, Vec<String>, Vec<ReadProblem>) {
+        if self.problems.iter().any(|p| p.fatal) {
+            // The file set is unknown: nothing is compiled from a guess.
+            self.files.clear();
+            return (Vec::new(), capped(self.notes), self.problems);
+        }
         self.files.sort_by(|a, b| a.path.cmp(&b.path));
         let imports = self.add_from_tree(tree);
         self.vendored();
@@ -124,7 +141,8 @@ impl FileSet {
                 if excluded == 1 { "its" } else { "their" },
             ));
         }
-        (self.files, capped(self.notes))
+        self.problems.truncate(MAX_NOTES);
+        (self.files, capped(self.notes), self.problems)
     }
 
     /// Looks up, in the whole tree, the imports that no file of the set has, and those of the

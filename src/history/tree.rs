@@ -3,7 +3,6 @@
 //! whole tree as the place where imports found in no proto root are looked up.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 use std::sync::Arc;
 
 use git2::{ObjectType, Oid, Repository, Tree};
@@ -22,12 +21,81 @@ pub(super) fn is_link(filemode: i32) -> bool {
     filemode == LINK_MODE
 }
 
-/// One entry of a tree's listing: a `.proto` file, or a symbolic link (any name), by its
-/// path relative to the tree.
+/// What an entry of a tree's listing is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// A `.proto` file.
+    Proto,
+    /// A symbolic link (any name).
+    Link,
+    /// A submodule (a commit of another repository): never read, in tags or in the working
+    /// tree.
+    Submodule,
+    /// A folder (or a file) deeper than [`MAX_PATH_DEPTH`] components or [`MAX_PATH_BYTES`]
+    /// bytes below the listed tree: not entered.
+    TooDeep,
+}
+
+/// One entry of a tree's listing, by its path relative to the tree.
 pub(super) struct Entry {
     pub path: String,
     pub id: Oid,
-    pub link: bool,
+    pub kind: Kind,
+}
+
+/// Paths below a listed folder (a proto root, a folder reached through a link, the top of
+/// the tree) have at most this many components...
+pub(super) const MAX_PATH_DEPTH: usize = 256;
+/// ...and at most this many bytes (Linux's `PATH_MAX`). Deeper folders are not entered and
+/// are reported with the version (a tree 30,000 folders deep once overflowed the stack and
+/// cost memory quadratic in its depth).
+pub(super) const MAX_PATH_BYTES: usize = 4096;
+
+/// What is left of the path limits below a folder: components and bytes for the paths of
+/// its entries. The working tree's walk uses the same rule, so both skip the same paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) struct Budget {
+    pub depth: usize,
+    pub bytes: usize,
+}
+
+impl Budget {
+    /// The budget of a listed folder itself.
+    pub const TOP: Budget = Budget {
+        depth: MAX_PATH_DEPTH,
+        bytes: MAX_PATH_BYTES,
+    };
+
+    /// Whether a file named `name` fits.
+    pub fn fits(self, name: &str) -> bool {
+        self.depth >= 1 && name.len() <= self.bytes
+    }
+
+    /// The budget inside the folder `name`, if it may be entered (one of its files fits).
+    pub fn enter(self, name: &str) -> Option<Budget> {
+        (self.depth >= 2 && name.len() + 2 <= self.bytes).then(|| Budget {
+            depth: self.depth - 1,
+            bytes: self.bytes - name.len() - 1,
+        })
+    }
+
+    /// The smallest budget that holds both.
+    fn max(self, other: Budget) -> Budget {
+        Budget {
+            depth: self.depth.max(other.depth),
+            bytes: self.bytes.max(other.bytes),
+        }
+    }
+
+    fn covers(self, need: Budget) -> bool {
+        need.depth <= self.depth && need.bytes <= self.bytes
+    }
+}
+
+/// A complete listing (nothing cut) and the smallest budget under which it stays complete.
+struct Listing {
+    entries: Arc<Vec<Entry>>,
+    need: Budget,
 }
 
 /// File name -> repository path and blob id of every `.proto` file of a whole tree.
@@ -38,8 +106,10 @@ const MAX_INDEXES: usize = 8;
 
 pub(super) struct Reader<'r> {
     pub repo: &'r Repository,
-    /// Tree id -> every `.proto` file and link below it.
-    trees: HashMap<Oid, Arc<Vec<Entry>>>,
+    /// Tree id -> every `.proto` file, link and submodule below it, when nothing was cut.
+    trees: HashMap<Oid, Listing>,
+    /// (Tree id, budget) -> its listing with the folders too deep for that budget cut.
+    cut: HashMap<(Oid, Budget), Arc<Vec<Entry>>>,
     /// Blob id -> text, read once for the whole history.
     blobs: HashMap<Oid, Result<Arc<str>, String>>,
     /// Top tree id -> its index, built when an import is found in no proto root.
@@ -57,6 +127,7 @@ impl<'r> Reader<'r> {
         Reader {
             repo,
             trees: HashMap::new(),
+            cut: HashMap::new(),
             blobs: HashMap::new(),
             indexes: HashMap::new(),
             link_targets: HashMap::new(),
@@ -66,24 +137,24 @@ impl<'r> Reader<'r> {
     }
 }
 
-impl Reader<'_> {
-    /// Every `.proto` file and link below `tree`, cached by tree id so that a subtree shared
-    /// by many versions is walked once. Iterative: a deep tree cannot exhaust the stack.
-    pub(super) fn list_tree(&mut self, tree: &Tree<'_>) -> Arc<Vec<Entry>> {
-        if let Some(list) = self.trees.get(&tree.id()) {
-            return list.clone();
-        }
-        /// A tree being listed: its entries, the next one to look at, what it holds so far.
-        struct Frame {
-            id: Oid,
-            name: String,
-            entries: Vec<(String, Option<ObjectType>, Oid, i32)>,
-            next: usize,
-            out: Vec<Entry>,
-        }
-        let frame = |id: Oid, name: String, tree: &Tree<'_>| Frame {
+/// A tree being listed: its entries, the next one to look at, what it holds so far.
+struct Frame {
+    id: Oid,
+    name: String,
+    budget: Budget,
+    entries: Vec<(String, Option<ObjectType>, Oid, i32)>,
+    next: usize,
+    out: Vec<Entry>,
+    cut: bool,
+    need: Budget,
+}
+
+impl Frame {
+    fn new(id: Oid, name: String, budget: Budget, tree: &Tree<'_>) -> Frame {
+        Frame {
             id,
             name,
+            budget,
             entries: tree
                 .iter()
                 .filter_map(|e| {
@@ -94,51 +165,115 @@ impl Reader<'_> {
                 .collect(),
             next: 0,
             out: Vec::new(),
+            cut: false,
+            need: Budget { depth: 0, bytes: 0 },
+        }
+    }
+
+    /// Adds the listing of its subfolder `name` (needing `need`; `cut` if cut).
+    fn add_folder(&mut self, name: &str, list: &[Entry], need: Budget, cut: bool) {
+        self.out.extend(list.iter().map(|e| Entry {
+            path: format!("{name}/{}", e.path),
+            id: e.id,
+            kind: e.kind,
+        }));
+        self.cut |= cut;
+        let entered = Budget {
+            depth: 2,
+            bytes: name.len() + 2,
         };
+        let below = Budget {
+            depth: need.depth + 1,
+            bytes: need.bytes + name.len() + 1,
+        };
+        self.need = self.need.max(entered).max(below);
+    }
+
+    /// Adds an entry named `name`, or a [`Kind::TooDeep`] one when it does not fit.
+    fn add_file(&mut self, name: String, id: Oid, kind: Kind) {
+        if self.budget.fits(&name) {
+            self.need = self.need.max(Budget {
+                depth: 1,
+                bytes: name.len(),
+            });
+            self.out.push(Entry {
+                path: name,
+                id,
+                kind,
+            });
+        } else {
+            self.too_deep(name, id);
+        }
+    }
+
+    fn too_deep(&mut self, name: String, id: Oid) {
+        self.cut = true;
+        self.out.push(Entry {
+            path: name,
+            id,
+            kind: Kind::TooDeep,
+        });
+    }
+}
+
+impl Reader<'_> {
+    /// Every `.proto` file, link and submodule below `tree`, down to the path limits
+    /// ([`Budget::TOP`]; deeper folders are [`Kind::TooDeep`] entries). Cached by tree id
+    /// (and budget, when something was cut) so that a subtree shared by many versions is
+    /// walked once. Iterative, and each path is built once per listing: a deep tree costs
+    /// neither stack nor memory beyond the limits.
+    pub(super) fn list_tree(&mut self, tree: &Tree<'_>) -> Arc<Vec<Entry>> {
+        let top = Budget::TOP;
+        if let Some((list, _, _)) = self.cached(tree.id(), top) {
+            return list;
+        }
         self.stats.trees_walked += 1;
-        let mut stack = vec![frame(tree.id(), String::new(), tree)];
+        let mut stack = vec![Frame::new(tree.id(), String::new(), top, tree)];
         let mut open: HashSet<Oid> = HashSet::from([tree.id()]);
-        while let Some(top) = stack.last_mut() {
-            let Some((name, kind, id, mode)) = top.entries.get(top.next).cloned() else {
+        while let Some(frame) = stack.last_mut() {
+            let Some((name, kind, id, mode)) = frame.entries.get(frame.next).cloned() else {
                 let Some(done) = stack.pop() else { break };
                 open.remove(&done.id);
                 let list = Arc::new(done.out);
-                self.trees.insert(done.id, list.clone());
+                if done.cut {
+                    self.cut.insert((done.id, done.budget), list.clone());
+                } else {
+                    self.trees.insert(
+                        done.id,
+                        Listing {
+                            entries: list.clone(),
+                            need: done.need,
+                        },
+                    );
+                }
                 match stack.last_mut() {
-                    Some(parent) => parent.out.extend(list.iter().map(|e| Entry {
-                        path: format!("{}/{}", done.name, e.path),
-                        id: e.id,
-                        link: e.link,
-                    })),
+                    Some(parent) => parent.add_folder(&done.name, &list, done.need, done.cut),
                     None => return list,
                 }
                 continue;
             };
-            top.next += 1;
+            frame.next += 1;
             match kind {
-                Some(ObjectType::Blob) if is_link(mode) => top.out.push(Entry {
-                    path: name,
-                    id,
-                    link: true,
-                }),
-                Some(ObjectType::Blob) if name.ends_with(".proto") => top.out.push(Entry {
-                    path: name,
-                    id,
-                    link: false,
-                }),
+                Some(ObjectType::Blob) if is_link(mode) => frame.add_file(name, id, Kind::Link),
+                Some(ObjectType::Blob) if name.ends_with(".proto") => {
+                    frame.add_file(name, id, Kind::Proto)
+                }
+                Some(ObjectType::Commit) => frame.add_file(name, id, Kind::Submodule),
                 Some(ObjectType::Tree) => {
-                    if let Some(list) = self.trees.get(&id) {
-                        top.out.extend(list.iter().map(|e| Entry {
-                            path: format!("{name}/{}", e.path),
-                            id: e.id,
-                            link: e.link,
-                        }));
+                    let Some(budget) = frame.budget.enter(&name) else {
+                        frame.too_deep(name, id);
+                        continue;
+                    };
+                    if let Some((list, need, cut)) = self.cached(id, budget) {
+                        if let Some(frame) = stack.last_mut() {
+                            frame.add_folder(&name, &list, need, cut);
+                        }
                     } else if !open.contains(&id)
                         && let Ok(sub) = self.repo.find_tree(id)
                     {
                         self.stats.trees_walked += 1;
                         open.insert(id);
-                        stack.push(frame(id, name, &sub));
+                        stack.push(Frame::new(id, name, budget, &sub));
                     }
                 }
                 _ => {}
@@ -147,13 +282,25 @@ impl Reader<'_> {
         Arc::new(Vec::new())
     }
 
+    /// The listing of tree `id` under `budget`, if known: (entries, need, cut).
+    fn cached(&self, id: Oid, budget: Budget) -> Option<(Arc<Vec<Entry>>, Budget, bool)> {
+        if let Some(l) = self.trees.get(&id)
+            && budget.covers(l.need)
+        {
+            return Some((l.entries.clone(), l.need, false));
+        }
+        self.cut
+            .get(&(id, budget))
+            .map(|list| (list.clone(), budget, true))
+    }
+
     /// File name -> every `.proto` file of the whole tree `top` (links not followed).
     fn index(&mut self, top: &Tree<'_>) -> Arc<Index> {
         if let Some(index) = self.indexes.get(&top.id()) {
             return index.clone();
         }
         let mut index = Index::new();
-        for e in self.list_tree(top).iter().filter(|e| !e.link) {
+        for e in self.list_tree(top).iter().filter(|e| e.kind == Kind::Proto) {
             let name = e.path.rsplit('/').next().unwrap_or(&e.path);
             index
                 .entry(name.to_string())
@@ -240,11 +387,22 @@ impl TreeFiles for CommitTree<'_, '_, '_> {
     }
 }
 
-/// The text of a file of `tree` (a path relative to its top), if it exists and is UTF-8.
-pub(super) fn read_tree_text(repo: &Repository, tree: &Tree<'_>, path: &str) -> Option<String> {
-    let entry = tree.get_path(Path::new(path)).ok()?;
-    let blob = repo.find_blob(entry.id()).ok()?;
-    std::str::from_utf8(blob.content()).ok().map(str::to_string)
+impl Reader<'_> {
+    /// The text of a small file of `tree` (a path relative to its top: `buf.yaml`,
+    /// `buf.lock`, `Proto.toml`), if it exists, is UTF-8 and at most
+    /// [`crate::small_file::CAP`] bytes, like the working tree's (`small_file`): links
+    /// followed inside the repository only, its size read before its content.
+    pub(super) fn config_text(&mut self, tree: &Tree<'_>, path: &str) -> Option<String> {
+        let super::links::End::File { id, .. } = self.resolve(tree, "", path) else {
+            return None;
+        };
+        let (size, kind) = self.repo.odb().ok()?.read_header(id).ok()?;
+        if kind != ObjectType::Blob || size as u64 > crate::small_file::CAP {
+            return None;
+        }
+        let blob = self.repo.find_blob(id).ok()?;
+        std::str::from_utf8(blob.content()).ok().map(str::to_string)
+    }
 }
 
 pub(super) fn decode_text(bytes: &[u8]) -> Result<Arc<str>, String> {

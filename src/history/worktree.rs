@@ -1,37 +1,41 @@
 //! The working tree as a version: its `.proto` files as they are on disk (not ignored by
 //! git, not inside `.git`), following symbolic links that stay inside the work tree.
 
-use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use git2::{ObjectType, Oid, Repository};
 
-use super::buf::{given_roots, roots_from_buf_files};
-use super::links::{End, MAX_FOLDER_LINKS, MAX_HOPS, contains, origin};
+use super::buf::{Roots, given_roots, roots_from_buf_files};
+use super::links::{
+    End, MAX_FOLDER_LINKS, contains, origin, root_refused, submodule_note, too_deep,
+};
+use super::path_walk::{Step, walk};
 use super::resolve::{FileSet, TreeFiles, join, shown_path};
-use super::tree::{Reader, decode_text};
+use super::tree::{Budget, Reader, decode_text};
 use super::{HistoryOptions, SourceFile, Version, VersionKind};
-
-/// Folders below a root deeper than this are not read.
-const MAX_DEPTH: usize = 64;
 
 impl Reader<'_> {
     /// The working tree as a version, when its `.proto` files differ from HEAD's.
     pub(super) fn worktree_version(&mut self, opts: &HistoryOptions) -> Option<Version> {
         let workdir = self.repo.workdir()?.to_path_buf();
-        let (roots, roots_from) = given_roots(opts)
-            .unwrap_or_else(|| roots_from_buf_files(|p| crate::small_file::read(&workdir, p).ok()));
-        let walker = Walker {
-            repo: self.repo,
-            canon: std::fs::canonicalize(&workdir).ok()?,
-            workdir: workdir.clone(),
-        };
+        let walker = Walker::new(self.repo, &workdir);
         let mut set = FileSet::default();
+        let (roots, roots_from) = match given_roots(opts)
+            .map(Ok)
+            .unwrap_or_else(|| roots_from_buf_files(|p| walker.config_text(p)))
+        {
+            Ok(found) => found,
+            Err(problem) => {
+                set.problem(problem);
+                (Roots::default(), "buf files".to_string())
+            }
+        };
         for root in &roots.roots {
             walker.collect_root(root, &roots.excludes, &mut set);
         }
-        let (files, resolution) = set.finish(&mut WorkTree {
+        let (files, resolution, problems) = set.finish(&mut WorkTree {
             walker: &walker,
             index: None,
         });
@@ -47,6 +51,7 @@ impl Reader<'_> {
                     .iter()
                     .zip(&files)
                     .all(|(a, b)| a.path == b.path && a.blob == b.blob && a.origin == b.origin);
+            let same = same && head_version.problems == problems;
             if same && !opts.worktree_always {
                 return None;
             }
@@ -69,20 +74,22 @@ impl Reader<'_> {
             roots_from,
             files,
             resolution,
-            manifest: crate::small_file::read(&workdir, super::BUFFRS_MANIFEST).ok(),
-            dependencies: super::buf::dependency_pins(|p| {
-                crate::small_file::read(&workdir, p).ok()
-            }),
+            problems,
+            manifest: walker.config_text(super::BUFFRS_MANIFEST),
+            dependencies: super::buf::dependency_pins(|p| walker.config_text(p)),
             ancestors: None,
         })
     }
 }
 
-/// Reads the work tree of `repo`; never outside `canon` (the work tree, links resolved).
+/// Reads the work tree of `repo` with the rules of a commit: paths resolved by
+/// [`walk`] (links followed by their text, never out of the work tree), the same path
+/// limits ([`Budget`]), submodules not entered.
 struct Walker<'r> {
     repo: &'r Repository,
     workdir: PathBuf,
-    canon: PathBuf,
+    /// Submodules registered in the index (checked out or not), by path.
+    gitlinks: HashSet<String>,
 }
 
 /// A link as seen: its import path, where it is, and its path through the root.
@@ -94,25 +101,74 @@ struct Seen {
 
 /// A folder still to read: its files appear under `prefix` (an import path).
 struct Dir {
-    fs: PathBuf,
     prefix: String,
     /// Where it really is, relative to the work tree (`.` for the top).
     real: String,
-    depth: usize,
+    budget: Budget,
     /// Real folders reached through links on the way here.
     chain: Vec<String>,
 }
 
-impl Walker<'_> {
-    /// `path` (absolute, links resolved) relative to the work tree, if it is inside it and
-    /// not in `.git`.
-    fn inside(&self, path: &Path) -> Option<String> {
-        let rel = path.strip_prefix(&self.canon).ok()?;
-        if rel.components().next() == Some(Component::Normal(".git".as_ref())) {
-            return None;
+impl<'r> Walker<'r> {
+    fn new(repo: &'r Repository, workdir: &Path) -> Walker<'r> {
+        let gitlinks = repo
+            .index()
+            .map(|index| {
+                index
+                    .iter()
+                    .filter(|e| e.mode == 0o160000)
+                    .filter_map(|e| String::from_utf8(e.path).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        Walker {
+            repo,
+            workdir: workdir.to_path_buf(),
+            gitlinks,
         }
-        let rel = rel.to_str()?.to_string();
-        Some(if rel.is_empty() { ".".into() } else { rel })
+    }
+
+    /// The folder at `real` (relative to the work tree) on disk.
+    fn fs(&self, real: &str) -> PathBuf {
+        if real == "." || real.is_empty() {
+            self.workdir.clone()
+        } else {
+            self.workdir.join(real)
+        }
+    }
+
+    /// Whether the folder `real` is a submodule (registered, or a repository of its own).
+    fn submodule(&self, real: &str) -> bool {
+        self.gitlinks.contains(real)
+            || std::fs::symlink_metadata(self.fs(real).join(".git")).is_ok()
+    }
+
+    /// Where `path`, relative to the folder `base`, leads in the work tree: [`walk`] over
+    /// what is on disk (never following anything but links inside it).
+    fn resolve(&self, base: &str, path: &str) -> End {
+        walk(Oid::ZERO_SHA1, base, path, |_, names, name| {
+            let real = join(&names.join("/"), name);
+            let fs = self.fs(&real);
+            match std::fs::symlink_metadata(&fs) {
+                Ok(m) if m.file_type().is_symlink() => Step::Link(
+                    std::fs::read_link(&fs)
+                        .ok()
+                        .and_then(|t| t.to_str().map(str::to_string)),
+                ),
+                Ok(m) if m.is_dir() && !self.submodule(&real) => Step::Dir(Oid::ZERO_SHA1),
+                Ok(m) if m.is_file() => Step::File(Oid::ZERO_SHA1),
+                _ => Step::Missing,
+            }
+        })
+    }
+
+    /// The text of a small config file of the work tree (`buf.yaml`, ...): reached by the
+    /// rule of a commit ([`walk`]), then read as `small_file` reads (a regular file, capped).
+    fn config_text(&self, path: &str) -> Option<String> {
+        let End::File { real, .. } = self.resolve("", path) else {
+            return None;
+        };
+        crate::small_file::read(&self.workdir, real).ok()
     }
 
     fn ignored(&self, real: &str) -> bool {
@@ -139,28 +195,26 @@ impl Walker<'_> {
     }
 
     /// Adds the `.proto` files under `root` to `set`, like [`Reader::collect_root`] does for a
-    /// commit: links inside the work tree followed, others not.
+    /// commit: links inside the work tree followed, others not; a root that leads out of it
+    /// is a problem.
     fn collect_root(&self, root: &str, excludes: &[String], set: &mut FileSet) {
-        let start = if root == "." {
-            self.workdir.clone()
-        } else {
-            self.workdir.join(root)
-        };
-        let Some(real) = std::fs::canonicalize(&start)
-            .ok()
-            .and_then(|c| self.inside(&c))
-        else {
-            return;
+        let real = match self.resolve("", root) {
+            End::Dir { real, .. } => real,
+            end => {
+                if let Some(problem) = root_refused(root, &end) {
+                    set.problem(problem);
+                }
+                return;
+            }
         };
         let mut stack = vec![Dir {
-            fs: start,
             prefix: String::new(),
             chain: vec![real.clone()],
             real,
-            depth: 0,
+            budget: Budget::TOP,
         }];
         while let Some(dir) = stack.pop() {
-            for (name, fs, kind) in Self::entries(&dir.fs) {
+            for (name, fs, kind) in Self::entries(&self.fs(&dir.real)) {
                 let import = join(&dir.prefix, &name);
                 let real = join(&dir.real, &name);
                 let side = join(root, &import);
@@ -168,20 +222,29 @@ impl Walker<'_> {
                     continue;
                 }
                 if kind.is_dir() {
-                    if dir.depth < MAX_DEPTH {
+                    if self.submodule(&real) {
+                        if dir.budget.fits(&name) {
+                            set.note(&submodule_note(&real));
+                        } else {
+                            set.problem(too_deep(&real));
+                        }
+                    } else if let Some(budget) = dir.budget.enter(&name) {
                         stack.push(Dir {
-                            fs,
                             prefix: import,
                             real,
-                            depth: dir.depth + 1,
+                            budget,
                             chain: dir.chain.clone(),
                         });
+                    } else {
+                        set.problem(too_deep(&real));
                     }
                 } else if kind.is_file() {
-                    if name.ends_with(".proto")
-                        && set.wants(&import)
-                        && let Ok(bytes) = std::fs::read(&fs)
-                    {
+                    if !name.ends_with(".proto") || !set.wants(&import) {
+                        continue;
+                    }
+                    if !dir.budget.fits(&name) {
+                        set.problem(too_deep(&real));
+                    } else if let Ok(bytes) = std::fs::read(&fs) {
                         set.push(file(
                             import,
                             real.clone(),
@@ -190,6 +253,10 @@ impl Walker<'_> {
                         ));
                     }
                 } else if kind.is_symlink() {
+                    if !dir.budget.fits(&name) {
+                        set.problem(too_deep(&real));
+                        continue;
+                    }
                     let seen = Seen { import, real, side };
                     self.link(&dir, &fs, seen, excludes, set, &mut stack);
                 }
@@ -214,30 +281,15 @@ impl Walker<'_> {
         let shown = shown_path(&real);
         let named_proto = import.ends_with(".proto");
         let folder = real.rsplit_once('/').map_or("", |(d, _)| d);
-        let end = match std::fs::canonicalize(fs) {
-            // Decided on the text first, as for a commit: an absolute target, or one that
-            // climbs above the top, leaves the repository even where it happens to exist.
-            _ if climbs_out(folder, &raw) => End::Leaves,
-            Err(_) if too_many_hops(fs) => End::TooManyHops,
-            Err(_) => End::Missing,
-            Ok(c) => match self.inside(&c) {
-                None => End::Leaves,
-                Some(to) if c.is_dir() => End::Dir {
-                    real: to,
-                    id: Oid::ZERO_SHA1,
-                },
-                Some(to) if c.is_file() => End::File {
-                    real: to,
-                    id: Oid::ZERO_SHA1,
-                },
-                Some(_) => End::Missing,
-            },
+        let end = match raw.to_str() {
+            Some(t) => self.resolve(folder, t),
+            None => End::Missing,
         };
         match end {
             End::File { real: to, .. } => {
                 if named_proto
                     && set.wants(&import)
-                    && let Ok(bytes) = std::fs::read(self.canon.join(&to))
+                    && let Ok(bytes) = std::fs::read(self.fs(&to))
                 {
                     set.note(&format!(
                         "link `{shown}` -> `{}` followed",
@@ -257,16 +309,15 @@ impl Walker<'_> {
                     set.note(&format!(
                         "link `{shown}` -> `{target}` not followed: more than {MAX_FOLDER_LINKS} folder links in this version"
                     ));
-                } else if dir.depth < MAX_DEPTH {
+                } else {
                     set.folder_links += 1;
                     set.note(&format!("link `{shown}` -> `{target}` followed"));
                     let mut chain = dir.chain.clone();
                     chain.push(to.clone());
                     stack.push(Dir {
-                        fs: self.canon.join(&to),
                         prefix: import,
                         real: to,
-                        depth: dir.depth + 1,
+                        budget: Budget::TOP,
                         chain,
                     });
                 }
@@ -301,39 +352,6 @@ impl Walker<'_> {
     }
 }
 
-/// Whether `target`, read from the folder `folder` (relative to the work tree), is absolute
-/// or has more `..` than folders above it.
-fn climbs_out(folder: &str, target: &Path) -> bool {
-    let mut depth = folder
-        .split('/')
-        .filter(|p| !p.is_empty() && *p != ".")
-        .count();
-    for part in target.components() {
-        match part {
-            Component::Normal(_) => depth += 1,
-            Component::CurDir => {}
-            Component::ParentDir => match depth.checked_sub(1) {
-                Some(d) => depth = d,
-                None => return true,
-            },
-            Component::RootDir | Component::Prefix(_) => return true,
-        }
-    }
-    false
-}
-
-/// Whether the link at `fs` is a chain of more than [`MAX_HOPS`] links (a cycle, usually).
-fn too_many_hops(fs: &Path) -> bool {
-    let mut path = fs.to_path_buf();
-    for _ in 0..=MAX_HOPS {
-        let Ok(target) = std::fs::read_link(&path) else {
-            return false;
-        };
-        path = path.parent().map_or(target.clone(), |p| p.join(&target));
-    }
-    true
-}
-
 /// A file of the work tree, its blob id computed the way git does.
 fn file(path: String, repo_path: String, bytes: &[u8], origin: super::Origin) -> SourceFile {
     SourceFile {
@@ -359,16 +377,18 @@ impl WorkTree<'_, '_> {
     fn index(&mut self) -> &HashMap<String, Vec<String>> {
         self.index.get_or_insert_with(|| {
             let mut index: HashMap<String, Vec<String>> = HashMap::new();
-            let mut stack = vec![(self.walker.workdir.clone(), String::new(), 0usize)];
-            while let Some((dir, rel, depth)) = stack.pop() {
-                for (name, fs, kind) in Walker::entries(&dir) {
+            let mut stack = vec![(String::new(), Budget::TOP)];
+            while let Some((rel, budget)) = stack.pop() {
+                for (name, _, kind) in Walker::entries(&self.walker.fs(&rel)) {
                     let path = join(&rel, &name);
                     if self.walker.ignored(&path) {
                         continue;
                     }
-                    if kind.is_dir() && depth < MAX_DEPTH {
-                        stack.push((fs, path, depth + 1));
-                    } else if kind.is_file() && name.ends_with(".proto") {
+                    if kind.is_dir() && !self.walker.submodule(&path) {
+                        if let Some(budget) = budget.enter(&name) {
+                            stack.push((path, budget));
+                        }
+                    } else if kind.is_file() && name.ends_with(".proto") && budget.fits(&name) {
                         index.entry(name).or_default().push(path);
                     }
                 }

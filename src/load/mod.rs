@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::history::{self, History, HistoryError, HistoryOptions, SkippedTag, Version};
-use crate::schema::{Cache, CompileStats, Compiled, Schema, SourceRef, Status};
+use crate::schema::{Cache, CompileStats, Compiled, Diagnostic, Schema, SourceRef, Status};
 
 pub use crate::history::VersionId;
 
@@ -125,7 +125,12 @@ impl Project {
 
     /// The error to report when no version has a `.proto` file under its proto roots.
     pub fn no_protos(&self) -> Option<String> {
-        if !self.versions.iter().all(|v| v.compiled.files_total == 0) {
+        // A version that says why it has no files (a malformed buf.yaml) shows it instead.
+        if !self
+            .versions
+            .iter()
+            .all(|v| v.compiled.files_total == 0 && v.version.problems.is_empty())
+        {
             return None;
         }
         let roots = self
@@ -226,7 +231,7 @@ pub fn compile_each(
                 origin: f.origin,
             })
             .collect();
-        let compiled = compile_guarded(&mut cache, &inputs);
+        let compiled = with_problems(compile_guarded(&mut cache, &inputs), &version.problems);
         drop(inputs);
         let (unchanged_since, same_as) = compare_with_earlier(&versions, &compiled);
         versions.push(Loaded {
@@ -279,6 +284,34 @@ fn compile_guarded(cache: &mut Cache, inputs: &[SourceRef<'_>]) -> Arc<Compiled>
             ))
         }
     }
+}
+
+/// A version's compile result with the problems met while reading it (`Version::problems`)
+/// among its diagnostics, first: a fatal one makes it failed (its file set is unknown).
+fn with_problems(compiled: Arc<Compiled>, problems: &[history::ReadProblem]) -> Arc<Compiled> {
+    if problems.is_empty() {
+        return compiled;
+    }
+    let mut c = if problems.iter().any(|p| p.fatal) {
+        Compiled {
+            status: Status::Failed,
+            schema: Arc::default(),
+            diagnostics: Vec::new(),
+            files_total: 0,
+            files_ok: 0,
+            how: Default::default(),
+        }
+    } else {
+        (*compiled).clone()
+    };
+    let read = problems.iter().map(|p| Diagnostic {
+        file: p.path.clone(),
+        line: 0,
+        column: 0,
+        message: p.message.clone(),
+    });
+    c.diagnostics = read.chain(std::mem::take(&mut c.diagnostics)).collect();
+    Arc::new(c)
 }
 
 /// Equal content: the fingerprint is only a hint, the models decide.

@@ -132,3 +132,108 @@ fn link_cycles_terminate() {
     );
     same_files(&v, &wt);
 }
+
+#[test]
+fn a_proto_root_linked_out_of_the_repository_fails_tag_and_worktree_alike() {
+    // A PR author commits `proto -> /` and names it the proto root: nothing outside the
+    // repository may be read, in the tag or in the working tree `check` judges.
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("secret.proto"),
+        "syntax = \"proto3\";\npackage secret;\nmessage Secret {}\n",
+    )
+    .unwrap();
+    for target in ["/", outside.path().to_str().unwrap(), "../.."] {
+        let mut r = Repo::new();
+        r.write("a.proto", &proto("a", "message A {}"));
+        r.symlink("proto", target);
+        r.commit("one");
+        r.tag("v1.0.0");
+        let o = HistoryOptions {
+            proto_paths: vec!["proto".into()],
+            ..HistoryOptions::default()
+        };
+        let (v, wt) = tag_and_worktree(&r, o);
+        for v in [&v, &wt] {
+            assert!(v.files.is_empty(), "{target}: {:?}", v.files);
+            assert_eq!(v.problems.len(), 1, "{target}: {:?}", v.problems);
+            let p = &v.problems[0];
+            assert!(p.fatal && p.path == "proto", "{p:?}");
+            assert!(p.message.contains("leads out of the repository"), "{p:?}");
+        }
+        assert_eq!(v.problems, wt.problems);
+    }
+}
+
+#[test]
+fn links_and_submodules_follow_one_rule_in_tags_and_the_worktree() {
+    let r = Repo::new();
+    let top = r.path().to_str().unwrap().to_string();
+    r.write("proto/v1/a.proto", &proto("a", "message A {}"));
+    r.write("c.proto", &proto("c", "message C {}"));
+    r.symlink("api", "proto/v1"); // a root linked inside the repository: followed
+    r.symlink("b.proto", "hop.proto"); // a link to a link ...
+    r.symlink("hop.proto", &format!("{top}/c.proto")); // ... with an absolute target
+    // A submodule: registered in the index, checked out with a .proto inside.
+    let sub = Repo::new();
+    sub.write("s.proto", &proto("s", "message S {}"));
+    let mut sub = sub;
+    let head = sub.commit("sub");
+    r.git(&[
+        "update-index",
+        "--add",
+        "--cacheinfo",
+        &format!("160000,{head},vendor/sub"),
+    ]);
+    r.write("vendor/sub/s.proto", &proto("s", "message S {}"));
+    r.write("vendor/sub/.git", "gitdir: /nowhere\n");
+    r.git(&["add", "proto", "c.proto", "api", "b.proto", "hop.proto"]);
+    r.git(&["commit", "-q", "-m", "one"]);
+    r.tag("v1.0.0");
+    // The commit above took the index as it was: vendor/sub is a gitlink, not files.
+    assert!(r.git(&["ls-tree", "-r", "HEAD"]).contains("160000 commit"));
+
+    let o = HistoryOptions {
+        proto_paths: vec!["api".into(), ".".into()],
+        ..HistoryOptions::default()
+    };
+    let (v, wt) = tag_and_worktree(&r, o);
+    let paths: Vec<&str> = v.files.iter().map(|f| f.path.as_str()).collect();
+    assert!(paths.contains(&"a.proto"), "{paths:?}");
+    assert!(!paths.iter().any(|p| p.contains("s.proto")), "{paths:?}");
+    let b = v.files.iter().find(|f| f.path == "b.proto").unwrap();
+    assert!(
+        b.text
+            .as_ref()
+            .unwrap_err()
+            .contains("leaves the repository"),
+        "{:?}",
+        b.text
+    );
+    same_files(&v, &wt);
+    for v in [&v, &wt] {
+        has_note(v, "submodule `vendor/sub` not read");
+    }
+    assert_eq!(v.problems, wt.problems);
+}
+
+#[test]
+fn a_linked_buf_yaml_is_read_by_the_same_rule_in_tags_and_the_worktree() {
+    let mut r = Repo::new();
+    r.write(
+        "config/buf.yaml",
+        "version: v1beta1\nbuild:\n  roots: [proto]\n",
+    );
+    r.symlink("buf.yaml", "config/buf.yaml");
+    r.write("proto/a.proto", &proto("a", "message A {}"));
+    r.write("b.proto", &proto("b", "message B {}")); // not under the root
+    r.commit("one");
+    r.tag("v1.0.0");
+    let (v, wt) = tag_and_worktree(&r, HistoryOptions::default());
+    for v in [&v, &wt] {
+        assert_eq!(v.proto_roots, ["proto"], "{}", v.name);
+        assert_eq!(v.roots_from, "buf.yaml");
+        assert!(v.problems.is_empty(), "{:?}", v.problems);
+    }
+    same_files(&v, &wt);
+}
