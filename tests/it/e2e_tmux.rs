@@ -45,13 +45,19 @@ impl Tmux {
         self.run(&["capture-pane", "-p", "-t", "e2e"])
     }
 
-    /// Waits until the screen satisfies `ok`; fails with the last screen after 20 s.
+    /// Waits until the screen satisfies `ok` and is settled (the same on two captures in a
+    /// row: a capture can land in the middle of a redraw on a busy machine); fails with the
+    /// last screen after 20 s.
     fn wait(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let s = self.screen();
             if ok(&s) {
-                return s;
+                std::thread::sleep(Duration::from_millis(100));
+                if self.screen() == s {
+                    return s;
+                }
+                continue;
             }
             if start.elapsed() > Duration::from_secs(20) {
                 panic!("timed out waiting for {what}; the screen:\n{s}");
@@ -229,7 +235,9 @@ fn the_terminal_is_restored_when_the_ui_dies_without_unwinding() {
             .args([&format!("-{signal}"), &ui[0]])
             .status();
         assert!(killed.is_ok_and(|s| s.success()));
-        let s = t.wait("the shell after the UI", |s| s.contains("exited with"));
+        let s = t.wait("the shell after the UI", |s| {
+            s.contains("exited with") && s.lines().any(|l| l.trim().ends_with("icanon"))
+        });
         assert!(s.contains("exited with 2"), "{s}");
         assert!(
             s.contains("stopped abnormally")
