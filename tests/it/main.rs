@@ -15,6 +15,7 @@ mod fixtures_real;
 mod history;
 mod hostile;
 mod hostile_graph;
+mod hostile_renames;
 mod layers;
 mod model;
 mod not_judged;
