@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use crate::diff::{Pairing, members};
 use crate::schema::decl;
-use crate::schema::model::{Cardinality, Content, Extension, Field, Message, Presence};
+use crate::schema::model::{Cardinality, Content, Extension, Field, Message, Oneof, Presence};
 
 use super::reserved::Reserved;
 use super::verdict::Severity::*;
@@ -29,11 +29,32 @@ pub(super) struct F<'a> {
     pub m: &'a Message,
     pub f: &'a Field,
     pub ext: Option<&'a Extension>,
+    /// The oneof the field is in, looked up once (a scan per field was quadratic).
+    pub oneof: Option<&'a Oneof>,
+}
+
+/// A message's oneofs by name (the first of a name).
+pub(super) type Oneofs<'a> = HashMap<&'a str, &'a Oneof>;
+
+fn oneofs(m: &Message) -> Oneofs<'_> {
+    let mut out = HashMap::new();
+    for o in &m.oneofs {
+        out.entry(o.name.as_str()).or_insert(o);
+    }
+    out
 }
 
 impl<'a> F<'a> {
-    pub fn field(c: &'a Content, m: &'a Message, f: &'a Field) -> Self {
-        F { c, m, f, ext: None }
+    /// `oneofs`: the oneofs of `m` by name.
+    pub fn field(c: &'a Content, m: &'a Message, f: &'a Field, oneofs: &Oneofs<'a>) -> Self {
+        let oneof = f.oneof.as_deref().and_then(|n| oneofs.get(n).copied());
+        F {
+            c,
+            m,
+            f,
+            ext: None,
+            oneof,
+        }
     }
 
     /// The field of an extension, in its extended message.
@@ -43,6 +64,7 @@ impl<'a> F<'a> {
             m,
             f: &e.field,
             ext: Some(e),
+            oneof: None,
         }
     }
 
@@ -125,6 +147,8 @@ struct Lookup<'a> {
     /// Per side, fields by name and by JSON name (for [`namesake`]).
     old_names: Names<'a>,
     new_names: Names<'a>,
+    old_oneofs: Oneofs<'a>,
+    new_oneofs: Oneofs<'a>,
 }
 
 type Names<'a> = HashMap<&'a str, Vec<&'a Field>>;
@@ -147,12 +171,14 @@ fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec
         new: Reserved::new(&nm.reserved_ranges, &nm.reserved_names),
         old_names: names(om),
         new_names: names(nm),
+        old_oneofs: oneofs(om),
+        new_oneofs: oneofs(nm),
     };
     // A name kept under a new number (a clean move: both numbers free on the other side).
     for (of, nf) in &members.renumbered {
         out.push(number_changed(
-            &F::field(oc, om, of),
-            &F::field(nc, nm, nf),
+            &F::field(oc, om, of, &lk.old_oneofs),
+            &F::field(nc, nm, nf, &lk.new_oneofs),
             lk.new.number(of.number),
         ));
         // As for an added field: data from before the reservation is read as this field.
@@ -162,7 +188,11 @@ fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec
         match (r.old, r.new) {
             (Some(of), None) => removed(&lk, om, of, out),
             (None, Some(nf)) => added(&lk, nm, nf, out),
-            (Some(of), Some(nf)) => changed(&F::field(oc, om, of), &F::field(nc, nm, nf), out),
+            (Some(of), Some(nf)) => changed(
+                &F::field(oc, om, of, &lk.old_oneofs),
+                &F::field(nc, nm, nf, &lk.new_oneofs),
+                out,
+            ),
             (None, None) => {}
         }
     }
