@@ -15,9 +15,9 @@
 pub mod members;
 mod structural;
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
-use crate::schema::graph::{Via, out_edges};
+use crate::schema::graph::{Edge, Via, out_edges};
 use crate::schema::model::{Content, Enum, Extension, File, Message, Service};
 
 pub use structural::same_shape;
@@ -296,14 +296,17 @@ pub fn pair_from_root<'a>(old: &'a Content, new: &'a Content, root: &str) -> Pai
         );
         let ea = a.as_deref().map(|n| out_edges(old, n)).unwrap_or_default();
         let eb = b.as_deref().map(|n| out_edges(new, n)).unwrap_or_default();
+        // Edges by key (the first of a key on each side): a scan per edge was quadratic in
+        // the fields of a message.
+        let (ka, kb) = (keys(&ea), keys(&eb));
         for e in &ea {
-            match eb.iter().find(|f| f.pair_key() == e.pair_key()) {
+            match kb.get(&e.pair_key()) {
                 Some(f) => queue.push_back((Some(e.to.clone()), Some(f.to.clone()))),
                 None => one_sided_old.push(e.to.clone()),
             }
         }
         for f in &eb {
-            if !ea.iter().any(|e| e.pair_key() == f.pair_key()) {
+            if !ka.contains_key(&f.pair_key()) {
                 one_sided_new.push(f.to.clone());
             }
         }
@@ -379,8 +382,17 @@ fn ext_key(x: &Pair<'_, Extension>) -> (Option<String>, Option<String>) {
     )
 }
 
+/// Edges by their pairing key, the first of each key kept.
+fn keys(edges: &[Edge]) -> HashMap<EdgeKey<'_>, &Edge> {
+    let mut m = HashMap::new();
+    for x in edges {
+        m.entry(x.pair_key()).or_insert(x);
+    }
+    m
+}
+
 /// What pairs two edges of the two versions.
-#[derive(PartialEq, Eq)]
+#[derive(PartialEq, Eq, Hash)]
 enum EdgeKey<'a> {
     Field(u32),
     Extension(u32),

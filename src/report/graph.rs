@@ -1,14 +1,20 @@
 //! `protolapse graph`: the type graph reached from a root, as an indented tree, Graphviz dot
 //! or Mermaid.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::sanitize;
 use crate::schema::Content;
 use crate::schema::graph::{TypeGraph, Via, type_text};
 
+/// Past this depth the indentation of `graph`'s text stops growing and each line starts with
+/// its depth as a number (`[depth 812]`), so the output stays linear in the number of types
+/// however long a chain of references is.
+pub const MAX_INDENT: usize = 32;
+
 /// An indented tree: each type is expanded once; later uses say `(see above)`, and an edge
-/// that closes a cycle says `(cycle)`.
+/// that closes a cycle says `(cycle)`. Deeper than [`MAX_INDENT`] levels, lines are indented
+/// as at that depth and say their depth. Walked with an explicit stack: no recursion per level.
 pub fn to_text(content: &Content, graph: &TypeGraph) -> String {
     let mut out = String::new();
     let kind = if content.services.contains_key(&graph.root) {
@@ -19,53 +25,79 @@ pub fn to_text(content: &Content, graph: &TypeGraph) -> String {
     out.push_str(&format!("{kind} {}\n", sanitize::line(&graph.root)));
     let mut expanded = HashSet::new();
     expanded.insert(graph.root.clone());
-    let mut stack = vec![graph.root.clone()];
-    tree(
-        content,
-        graph,
-        &graph.root,
-        1,
-        &mut expanded,
-        &mut stack,
-        &mut out,
-    );
+    let mut on_path: HashSet<String> = HashSet::from([graph.root.clone()]);
+    // One frame per type being expanded: its lines, and the next one to print.
+    let mut stack = vec![(graph.root.clone(), lines(content, &graph.root, 1), 0usize)];
+    while let Some((name, items, next)) = stack.last_mut() {
+        let Some(item) = items.get(*next) else {
+            on_path.remove(name.as_str());
+            stack.pop();
+            continue;
+        };
+        *next += 1;
+        out.push_str(&indent(item.depth));
+        out.push_str(&item.text);
+        if let Some(t) = &item.target {
+            out.push_str(mark(t, &expanded, &on_path));
+        }
+        out.push('\n');
+        if let Some(t) = item.target.clone()
+            && expanded.insert(t.clone())
+        {
+            let child = lines(content, &t, item.depth + 1);
+            on_path.insert(t.clone());
+            stack.push((t, child, 0));
+        }
+    }
     if graph.has_cycle() {
         out.push_str("(cycles are marked; a type is expanded once)\n");
     }
     out
 }
 
-fn tree(
-    content: &Content,
-    graph: &TypeGraph,
-    name: &str,
+/// The indentation of a line at `depth`: two spaces a level up to [`MAX_INDENT`], then the
+/// depth as a number.
+fn indent(depth: usize) -> String {
+    if depth <= MAX_INDENT {
+        "  ".repeat(depth)
+    } else {
+        format!("{}[depth {depth}] ", "  ".repeat(MAX_INDENT))
+    }
+}
+
+/// One line of the tree: its text (without indentation or mark), and the type it expands
+/// into, whose lines go one level deeper.
+struct Item {
     depth: usize,
-    expanded: &mut HashSet<String>,
-    stack: &mut Vec<String>,
-    out: &mut String,
-) {
-    let indent = "  ".repeat(depth);
+    text: String,
+    target: Option<String>,
+}
+
+/// The lines of a type's expansion at `depth`: its fields and extensions, its values, or its
+/// rpcs with their request and response types.
+fn lines(content: &Content, name: &str, depth: usize) -> Vec<Item> {
+    let mut out = Vec::new();
     if let Some(m) = content.messages.get(name) {
         for f in m.fields.values() {
             let oneof = f
                 .oneof
                 .as_deref()
-                .map(|o| format!("  [oneof {o}]"))
+                .map(|o| format!("  [oneof {}]", sanitize::line(o)))
                 .unwrap_or_default();
             let target = match &f.map {
                 Some((_, v)) => v.type_name(),
                 None => f.ty.type_name(),
             };
-            let mark = target.map(|t| mark(t, expanded, stack)).unwrap_or_default();
-            out.push_str(&format!(
-                "{indent}{} {}: {}{oneof}{mark}\n",
-                f.number,
-                sanitize::line(&f.name),
-                sanitize::line(&type_text(f))
-            ));
-            if let Some(t) = target {
-                descend(content, graph, t, depth, expanded, stack, out);
-            }
+            out.push(Item {
+                depth,
+                text: format!(
+                    "{} {}: {}{oneof}",
+                    f.number,
+                    sanitize::line(&f.name),
+                    sanitize::line(&type_text(f))
+                ),
+                target: target.map(str::to_string),
+            });
         }
         // Extensions of this message, declared anywhere: fields by another name.
         for x in content
@@ -75,69 +107,59 @@ fn tree(
             .flat_map(|m| m.values())
         {
             let f = &x.field;
-            let target = f.ty.type_name();
-            let mark = target.map(|t| mark(t, expanded, stack)).unwrap_or_default();
-            out.push_str(&format!(
-                "{indent}{} [{}]: {}  (extension){mark}\n",
-                f.number,
-                sanitize::line(&x.full_name),
-                sanitize::line(&type_text(f))
-            ));
-            if let Some(t) = target {
-                descend(content, graph, t, depth, expanded, stack, out);
-            }
+            out.push(Item {
+                depth,
+                text: format!(
+                    "{} [{}]: {}  (extension)",
+                    f.number,
+                    sanitize::line(&x.full_name),
+                    sanitize::line(&type_text(f))
+                ),
+                target: f.ty.type_name().map(str::to_string),
+            });
         }
     } else if let Some(e) = content.enums.get(name) {
         for v in &e.values {
-            out.push_str(&format!(
-                "{indent}{} = {}\n",
-                sanitize::line(&v.name),
-                v.number
-            ));
+            out.push(Item {
+                depth,
+                text: format!("{} = {}", sanitize::line(&v.name), v.number),
+                target: None,
+            });
         }
     } else if let Some(s) = content.services.get(name) {
         for m in s.methods.values() {
             let stream = |b: bool| if b { "stream " } else { "" };
-            out.push_str(&format!(
-                "{indent}rpc {}({}{}) returns ({}{})\n",
-                sanitize::line(&m.name),
-                stream(m.client_streaming),
-                m.input,
-                stream(m.server_streaming),
-                m.output
-            ));
+            out.push(Item {
+                depth,
+                text: format!(
+                    "rpc {}({}{}) returns ({}{})",
+                    sanitize::line(&m.name),
+                    stream(m.client_streaming),
+                    m.input,
+                    stream(m.server_streaming),
+                    m.output
+                ),
+                target: None,
+            });
             for t in [&m.input, &m.output] {
-                let mark = mark(t, expanded, stack);
-                out.push_str(&format!("{indent}  {t}{mark}\n"));
-                descend(content, graph, t, depth + 1, expanded, stack, out);
+                out.push(Item {
+                    depth: depth + 1,
+                    text: t.to_string(),
+                    target: Some(t.clone()),
+                });
             }
         }
     }
+    out
 }
 
-fn mark(target: &str, expanded: &HashSet<String>, stack: &[String]) -> &'static str {
-    if stack.iter().any(|s| s == target) {
+fn mark(target: &str, expanded: &HashSet<String>, on_path: &HashSet<String>) -> &'static str {
+    if on_path.contains(target) {
         "  (cycle)"
     } else if expanded.contains(target) {
         "  (see above)"
     } else {
         ""
-    }
-}
-
-fn descend(
-    content: &Content,
-    graph: &TypeGraph,
-    target: &str,
-    depth: usize,
-    expanded: &mut HashSet<String>,
-    stack: &mut Vec<String>,
-    out: &mut String,
-) {
-    if expanded.insert(target.to_string()) {
-        stack.push(target.to_string());
-        tree(content, graph, target, depth + 1, expanded, stack, out);
-        stack.pop();
     }
 }
 
@@ -192,11 +214,14 @@ pub fn to_dot(graph: &TypeGraph) -> String {
 
 /// Mermaid flowchart; back edges dotted.
 pub fn to_mermaid(graph: &TypeGraph) -> String {
+    let ids: HashMap<&str, usize> = graph
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.name.as_str(), i))
+        .collect();
     let id = |name: &str| {
-        graph
-            .nodes
-            .iter()
-            .position(|n| n.name == name)
+        ids.get(name)
             .map(|i| format!("n{i}"))
             .unwrap_or_else(|| "missing".into())
     };

@@ -98,7 +98,8 @@ fn both(p: &Pairing<'_>, pair: Pair<'_, Extension>, out: &mut Vec<Finding>) {
     };
     let (fo, fnew) = (F::extension(p.old, om, o), F::extension(p.new, nm, n));
     if o.field.number != n.field.number {
-        out.push(number_changed(&fo, &fnew));
+        let old_reserved = super::field::reserved(nm, o.field.number);
+        out.push(number_changed(&fo, &fnew, old_reserved));
     } else {
         changed(&fo, &fnew, out);
     }

@@ -10,6 +10,7 @@ pub mod examples;
 mod extension;
 mod field;
 mod options;
+mod reserved;
 pub mod types;
 pub mod verdict;
 

@@ -145,9 +145,11 @@ pub fn json(w: &FieldType, r: &FieldType) -> Severity {
 /// writer's value names the reader's enum lacks, in declaration order: JSON is safe only when
 /// there are none — whatever the numbers, which JSON does not carry.
 pub fn json_enum_names_missing<'a>(w: &'a Enum, r: &Enum) -> Vec<&'a str> {
+    let known: std::collections::HashSet<&str> = r.values.iter().map(|x| x.name.as_str()).collect();
+    let mut seen = std::collections::HashSet::new();
     let mut missing: Vec<&str> = Vec::new();
     for v in &w.values {
-        if !r.values.iter().any(|x| x.name == v.name) && !missing.contains(&v.name.as_str()) {
+        if !known.contains(v.name.as_str()) && seen.insert(v.name.as_str()) {
             missing.push(&v.name);
         }
     }

@@ -2,7 +2,7 @@
 //! through fields, map values, oneof members and RPC input/output types. Cycles are found
 //! and marked; the graph is plain data.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -26,7 +26,7 @@ pub struct Node {
     pub in_cycle: bool,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum Via {
     Field,
@@ -138,36 +138,62 @@ fn kind_of(content: &Content, name: &str) -> NodeKind {
     }
 }
 
-/// Walks the graph from `root` (a full name that exists in `content`).
+/// Walks the graph from `root` (a full name that exists in `content`), depth first without
+/// recursion. The names on the current path are kept in a map to their depth, so telling a
+/// back edge costs one lookup; each frame carries the shallowest depth its subtree reaches
+/// back to, so marking the types of a cycle costs one step per type popped, whatever the
+/// length of the path (a chain of 50,000 references is linear, not quadratic).
 pub fn build(content: &Content, root: &str) -> TypeGraph {
+    struct Frame {
+        name: String,
+        edges: Vec<Edge>,
+        next: usize,
+        /// The shallowest depth on the path that this node's subtree has a back edge to.
+        low: usize,
+    }
     let mut g = TypeGraph {
         root: root.to_string(),
         nodes: Vec::new(),
         edges: Vec::new(),
     };
-    let mut index: BTreeMap<String, usize> = BTreeMap::new();
-    let mut in_cycle: BTreeSet<String> = BTreeSet::new();
-    // Iterative DFS: (node, its out edges, next edge index).
-    let mut stack: Vec<(String, Vec<Edge>, usize)> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut in_cycle: HashSet<String> = HashSet::new();
+    let mut on_path: HashMap<String, usize> = HashMap::new();
+    let mut stack: Vec<Frame> = Vec::new();
     index.insert(root.to_string(), 0);
     g.nodes.push(Node {
         name: root.to_string(),
         kind: kind_of(content, root),
         in_cycle: false,
     });
-    stack.push((root.to_string(), out_edges(content, root), 0));
+    on_path.insert(root.to_string(), 0);
+    stack.push(Frame {
+        name: root.to_string(),
+        edges: out_edges(content, root),
+        next: 0,
+        low: usize::MAX,
+    });
     while let Some(top) = stack.last_mut() {
-        let Some(edge) = top.1.get(top.2).cloned() else {
-            stack.pop();
+        let Some(edge) = top.edges.get(top.next).cloned() else {
+            let depth = stack.len() - 1;
+            if let Some(done) = stack.pop() {
+                on_path.remove(&done.name);
+                // Below a node that a back edge reaches, every node up to it is in the cycle.
+                if done.low < depth {
+                    in_cycle.insert(done.name);
+                    if let Some(parent) = stack.last_mut() {
+                        parent.low = parent.low.min(done.low);
+                    }
+                }
+            }
             continue;
         };
-        top.2 += 1;
+        top.next += 1;
         let mut edge = edge;
-        if let Some(pos) = stack.iter().position(|(n, _, _)| *n == edge.to) {
+        if let Some(&pos) = on_path.get(&edge.to) {
             edge.back = true;
-            for (n, _, _) in &stack[pos..] {
-                in_cycle.insert(n.clone());
-            }
+            top.low = top.low.min(pos);
+            in_cycle.insert(edge.to.clone());
         } else if !index.contains_key(&edge.to) {
             index.insert(edge.to.clone(), g.nodes.len());
             g.nodes.push(Node {
@@ -175,8 +201,13 @@ pub fn build(content: &Content, root: &str) -> TypeGraph {
                 kind: kind_of(content, &edge.to),
                 in_cycle: false,
             });
-            let next = out_edges(content, &edge.to);
-            stack.push((edge.to.clone(), next, 0));
+            on_path.insert(edge.to.clone(), stack.len());
+            stack.push(Frame {
+                name: edge.to.clone(),
+                edges: out_edges(content, &edge.to),
+                next: 0,
+                low: usize::MAX,
+            });
         }
         g.edges.push(edge);
     }

@@ -14,6 +14,8 @@
 mod layout;
 mod nodes;
 
+pub use layout::MAX_DEPTH;
+
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
@@ -110,6 +112,8 @@ pub struct Row {
     pub expanded: bool,
     /// Its type pair is an ancestor's: not expanded, to keep the tree finite.
     pub cycle: bool,
+    /// At the depth limit ([`MAX_DEPTH`]): it has children, but the tree does not open it.
+    pub cut: bool,
     /// The last of its siblings.
     pub last: bool,
     /// Per ancestor level (below the root): whether that ancestor has siblings after it.
@@ -204,35 +208,7 @@ impl Comparison {
             order.push(pair.clone());
             children.insert(pair, kids);
         }
-        // Worst change below each pair: a fixed point (cycles converge; severities only grow).
-        let mut below: HashMap<TypePair, Option<Severity>> = HashMap::new();
-        loop {
-            let mut changed = false;
-            for pair in &order {
-                let mut w: Option<Severity> = None;
-                for k in children.get(pair).into_iter().flatten() {
-                    w = w.max(k.worst);
-                    if k.kind == NodeKind::Method {
-                        for r in methods
-                            .get(&(pair.clone(), k.name.clone()))
-                            .into_iter()
-                            .flatten()
-                        {
-                            w = w.max(r.worst).max(below.get(&r.types).copied().flatten());
-                        }
-                    } else if k.expandable() {
-                        w = w.max(below.get(&k.types).copied().flatten());
-                    }
-                }
-                if below.get(pair).copied().flatten() != w {
-                    below.insert(pair.clone(), w);
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
+        let below = worst_below(&order, &children, &methods);
         let below_of = |n: &Node| below.get(&n.types).copied().flatten();
         let mut out: HashMap<TypePair, Vec<Arc<Node>>> = HashMap::new();
         for (pair, kids) in children {
@@ -348,4 +324,55 @@ impl Comparison {
     pub fn counts(&self) -> crate::judge::Counts {
         crate::judge::Counts::of(&self.changes)
     }
+}
+
+/// The worst change below each type pair: the worst of its children's own changes and of
+/// what is below the types they expand into (through an rpc's request and response too).
+/// Severities only grow, so the fixed point is found with a worklist over the reverse
+/// edges: a pair is revisited only when a pair it expands into got worse, at most once per
+/// severity — linear in the tree, where a sweep per level was quadratic on a long chain.
+fn worst_below(
+    order: &[TypePair],
+    children: &HashMap<TypePair, Vec<Node>>,
+    methods: &HashMap<(TypePair, String), Vec<Node>>,
+) -> HashMap<TypePair, Option<Severity>> {
+    let mut below: HashMap<TypePair, Option<Severity>> = HashMap::new();
+    // Who expands into each pair, and each pair's own worst (its children's changes).
+    let mut parents: HashMap<&TypePair, Vec<&TypePair>> = HashMap::new();
+    let mut queue: VecDeque<&TypePair> = VecDeque::new();
+    for pair in order {
+        let mut w: Option<Severity> = None;
+        for k in children.get(pair).into_iter().flatten() {
+            w = w.max(k.worst);
+            if k.kind == NodeKind::Method {
+                for r in methods
+                    .get(&(pair.clone(), k.name.clone()))
+                    .into_iter()
+                    .flatten()
+                {
+                    w = w.max(r.worst);
+                    if r.expandable() {
+                        parents.entry(&r.types).or_default().push(pair);
+                    }
+                }
+            } else if k.expandable() {
+                parents.entry(&k.types).or_default().push(pair);
+            }
+        }
+        below.insert(pair.clone(), w);
+        if w.is_some() {
+            queue.push_back(pair);
+        }
+    }
+    while let Some(pair) = queue.pop_front() {
+        let w = below.get(pair).copied().flatten();
+        for &p in parents.get(pair).into_iter().flatten() {
+            let slot = below.entry(p.clone()).or_default();
+            if w > *slot {
+                *slot = w;
+                queue.push_back(p);
+            }
+        }
+    }
+    below
 }

@@ -1,7 +1,7 @@
 //! Making the nodes of a comparison: pairing the members of two declarations, and attaching
 //! each change to the node it concerns.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::rules::{Change, RuleId, Severity};
 use crate::schema::graph::type_text;
@@ -145,18 +145,35 @@ impl Index {
             .flat_map(|c| c.extensions.values().flat_map(|m| m.values()))
             .map(|x| (x.full_name.as_str(), x.extendee.as_str()))
             .collect();
-        let has_member = |parent: &str, name: &str| {
-            [old, new].iter().any(|c| {
-                c.messages
-                    .get(parent)
-                    .is_some_and(|m| m.fields.values().any(|f| f.name == name))
-                    || c.enums
-                        .get(parent)
-                        .is_some_and(|e| e.values.iter().any(|v| v.name == name))
-                    || c.services
-                        .get(parent)
-                        .is_some_and(|s| s.methods.contains_key(name))
-            })
+        // (declaration, member name) of both sides, built on first use: a scan of the
+        // members per change was quadratic (100,000 oneofs renamed).
+        let mut members: Option<HashSet<(&str, &str)>> = None;
+        let mut has_member = |parent: &str, name: &str| {
+            members
+                .get_or_insert_with(|| {
+                    let mut set = HashSet::new();
+                    for c in [old, new] {
+                        for m in c.messages.values() {
+                            set.extend(
+                                m.fields
+                                    .values()
+                                    .map(|f| (m.full_name.as_str(), f.name.as_str())),
+                            );
+                        }
+                        for e in c.enums.values() {
+                            set.extend(
+                                e.values
+                                    .iter()
+                                    .map(|v| (e.full_name.as_str(), v.name.as_str())),
+                            );
+                        }
+                        for (sn, sv) in &c.services {
+                            set.extend(sv.methods.keys().map(|k| (sn.as_str(), k.as_str())));
+                        }
+                    }
+                    set
+                })
+                .contains(&(parent, name))
         };
         for (i, ch) in changes.iter().enumerate() {
             if is_type(&ch.element) {

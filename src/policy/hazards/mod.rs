@@ -16,7 +16,7 @@ mod numbers;
 
 use numbers::{step, type_key};
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use serde::Serialize;
 
@@ -217,14 +217,15 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
             }
             continue;
         }
-        let reached: Option<Vec<String>> = scope.root().map(|r| {
+        // A set: the lookup runs once per message and enum (a 50,000-type root was quadratic).
+        let reached: Option<HashSet<String>> = scope.root().map(|r| {
             if scope.present_in(content) {
                 build(content, r).names().map(str::to_string).collect()
             } else {
-                Vec::new()
+                HashSet::new()
             }
         });
-        let in_scope = |n: &str| reached.as_ref().is_none_or(|s| s.iter().any(|x| x == n));
+        let in_scope = |n: &str| reached.as_ref().is_none_or(|s| s.contains(n));
         for m in own_messages(content) {
             if in_scope(&m.full_name) {
                 let c = containers.entry(m.full_name.clone()).or_default();

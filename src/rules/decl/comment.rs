@@ -47,8 +47,14 @@ pub(super) fn comment_changed<'a>(
                 continue;
             }
             elements.push((a.full_name.clone(), b.full_name.clone()));
+            // The first value of each number (a lookup per value, not a scan).
+            let mut first: std::collections::HashMap<i32, &crate::schema::model::EnumValue> =
+                std::collections::HashMap::new();
+            for v in &a.values {
+                first.entry(v.number).or_insert(v);
+            }
             for bv in &b.values {
-                if let Some(av) = a.values.iter().find(|v| v.number == bv.number) {
+                if let Some(av) = first.get(&bv.number) {
                     elements.push((
                         format!("{}.{}", a.full_name, av.name),
                         format!("{}.{}", b.full_name, bv.name),

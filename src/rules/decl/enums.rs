@@ -3,11 +3,14 @@
 //! name under a new number is ENUM_VALUE_NUMBER_CHANGED and nothing else; what else its two
 //! numbers hold is judged as usual — removed, added, renamed — so no value goes unreported).
 
+use std::collections::HashSet;
+
 use crate::diff::{Pair, members};
 use crate::schema::decl;
 use crate::schema::model::{Enum, EnumValue};
 
 use super::super::options::{self, Kind};
+use super::super::reserved::Reserved;
 use super::super::verdict::Severity::*;
 use super::super::verdict::{Directions, Source, Verdict};
 use super::super::{Finding, RuleId};
@@ -17,10 +20,17 @@ fn both<'a>(p: Pair<'a, Enum>) -> Option<(&'a Enum, &'a Enum)> {
     Some((p.old?, p.new?))
 }
 
-fn reserved(e: &Enum, x: i32) -> bool {
-    e.reserved_ranges
+/// The reservations of `e`, indexed once for its values.
+fn reserved(e: &Enum) -> Reserved<'_, i32> {
+    Reserved::new(&e.reserved_ranges, &e.reserved_names)
+}
+
+/// The (number, name) of every value of `e`, aliases included.
+fn numbered_names(e: &Enum) -> HashSet<(i32, &str)> {
+    e.values
         .iter()
-        .any(|(a, b)| (*a..=*b).contains(&x))
+        .map(|v| (v.number, v.name.as_str()))
+        .collect()
 }
 
 /// Values that kept their name under a new number: (old, new).
@@ -184,12 +194,13 @@ pub(super) fn enum_value_number_changed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<F
 /// A removed value; `want_reserved` selects ENUM_VALUE_REMOVED_RESERVED or ENUM_VALUE_REMOVED.
 fn removed(p: Pair<'_, Enum>, want_reserved: bool) -> Vec<Finding> {
     let Some((o, n)) = both(p) else { return vec![] };
+    let reserved_new = reserved(n);
     remains(o, n)
         .into_iter()
         .filter_map(|r| {
             let (Some(ov), None) = (r.old, r.new) else { return None };
             let num = r.key;
-            let res = reserved(n, num);
+            let res = reserved_new.number(num);
             (res == want_reserved).then(|| {
                 // The new reader meets a number and a name it does not know, exactly as an old
                 // reader meets an added value (ENUM_VALUE_ADDED, forward): an open enum keeps
@@ -213,7 +224,7 @@ fn removed(p: Pair<'_, Enum>, want_reserved: bool) -> Vec<Finding> {
                     format!("{} removed{wire}; old JSON with its name is rejected (ProtoJSON parsers reject unknown enum names unless told to ignore them)", ov.name))
             })
         })
-        .chain(lost_aliases(o, n).into_iter().filter(|v| reserved(n, v.number) == want_reserved).map(|v| {
+        .chain(lost_aliases(o, n).into_iter().filter(|v| reserved_new.number(v.number) == want_reserved).map(|v| {
             // An alias adds a name, not a number: binary data is the first name's business.
             // ProtoJSON writers emit the first name, so only JSON written otherwise (by
             // hand, by another tool) carries the alias, and a new parser rejects it.
@@ -317,9 +328,10 @@ pub(super) fn enum_value_added(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
 
 pub(super) fn enum_reserved_reused(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
     let Some((o, n)) = both(p) else { return vec![] };
+    let reserved_old = reserved(o);
     added(o, n)
         .into_iter()
-        .filter(|(num, nv, _)| reserved(o, *num) || o.reserved_names.contains(&nv.name))
+        .filter(|(num, nv, _)| reserved_old.number(*num) || reserved_old.name(&nv.name))
         .map(|(num, nv, _)| f(RuleId::ENUM_RESERVED_REUSED, &format!("{}.{}", n.full_name, nv.name), Some(i64::from(num)), None, Some(decl::value_short(nv)),
             Verdict { wire: Directions { backward: Breaking, forward: Hazard }, json: Directions { backward: Breaking, forward: Hazard }, source: Source::Safe }, false,
             format!("{} uses a reserved number or name: data from before the reservation means something else", nv.name)))
@@ -328,6 +340,7 @@ pub(super) fn enum_reserved_reused(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Findin
 
 pub(super) fn enum_value_renamed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding> {
     let Some((o, n)) = both(p) else { return vec![] };
+    let (o_names, n_names) = (numbered_names(o), numbered_names(n));
     remains(o, n)
         .into_iter()
         .filter_map(|r| {
@@ -335,17 +348,15 @@ pub(super) fn enum_value_renamed(_: &Ctx<'_>, p: Pair<'_, Enum>) -> Vec<Finding>
             (ov.name != nv.name).then(|| {
                 // With aliases (allow_alias), a reader accepts every name of the number;
                 // writers emit the first one.
-                let has = |e: &Enum, name: &str| {
-                    e.values.iter().any(|v| v.number == num && v.name == name)
-                };
-                let read = |reader: &Enum, written: &str| {
+                let has = |e: &HashSet<(i32, &str)>, name: &str| e.contains(&(num, name));
+                let read = |reader: &HashSet<(i32, &str)>, written: &str| {
                     if has(reader, written) { Safe } else { Breaking }
                 };
                 let json = Directions {
-                    backward: read(n, &ov.name),
-                    forward: read(o, &nv.name),
+                    backward: read(&n_names, &ov.name),
+                    forward: read(&o_names, &nv.name),
                 };
-                let kept = has(n, &ov.name);
+                let kept = has(&n_names, &ov.name);
                 f(
                     RuleId::ENUM_VALUE_RENAMED,
                     &format!("{}.{}", n.full_name, nv.name),

@@ -340,11 +340,7 @@ fn same_entry(oc: &Content, a: &str, nc: &Content, b: &str) -> bool {
 /// ONEOF_RENAMED, not a move of each member).
 fn same_oneof(o: &F<'_>, n: &F<'_>) -> bool {
     let members = |x: &F<'_>| -> Option<BTreeSet<u32>> {
-        let name = x.f.oneof.as_ref()?;
-        x.m.oneofs
-            .iter()
-            .find(|g| &g.name == name)
-            .map(|g| g.fields.iter().copied().collect())
+        x.oneof.map(|g| g.fields.iter().copied().collect())
     };
     match (&o.f.oneof, &n.f.oneof) {
         (None, None) => true,
@@ -354,10 +350,7 @@ fn same_oneof(o: &F<'_>, n: &F<'_>) -> bool {
 }
 
 fn oneof_read(w: &F<'_>, r: &F<'_>) -> Severity {
-    let Some(group) = &r.f.oneof else { return Safe };
-    let Some(oneof) = r.m.oneofs.iter().find(|o| &o.name == group) else {
-        return Safe;
-    };
+    let Some(oneof) = r.oneof else { return Safe };
     // Members that the writer may set together with this field.
     let mates_apart = oneof.fields.iter().filter(|&&n| n != r.f.number).any(|n| {
         w.m.fields

@@ -8,10 +8,13 @@ mod changed;
 mod retyped;
 mod structural;
 
+use std::collections::HashMap;
+
 use crate::diff::{Pairing, members};
 use crate::schema::decl;
-use crate::schema::model::{Cardinality, Content, Extension, Field, Message, Presence};
+use crate::schema::model::{Cardinality, Content, Extension, Field, Message, Oneof, Presence};
 
+use super::reserved::Reserved;
 use super::verdict::Severity::*;
 use super::verdict::{Directions, Source, Verdict};
 use super::{Finding, RuleId};
@@ -26,11 +29,32 @@ pub(super) struct F<'a> {
     pub m: &'a Message,
     pub f: &'a Field,
     pub ext: Option<&'a Extension>,
+    /// The oneof the field is in, looked up once (a scan per field was quadratic).
+    pub oneof: Option<&'a Oneof>,
+}
+
+/// A message's oneofs by name (the first of a name).
+pub(super) type Oneofs<'a> = HashMap<&'a str, &'a Oneof>;
+
+fn oneofs(m: &Message) -> Oneofs<'_> {
+    let mut out = HashMap::new();
+    for o in &m.oneofs {
+        out.entry(o.name.as_str()).or_insert(o);
+    }
+    out
 }
 
 impl<'a> F<'a> {
-    pub fn field(c: &'a Content, m: &'a Message, f: &'a Field) -> Self {
-        F { c, m, f, ext: None }
+    /// `oneofs`: the oneofs of `m` by name.
+    pub fn field(c: &'a Content, m: &'a Message, f: &'a Field, oneofs: &Oneofs<'a>) -> Self {
+        let oneof = f.oneof.as_deref().and_then(|n| oneofs.get(n).copied());
+        F {
+            c,
+            m,
+            f,
+            ext: None,
+            oneof,
+        }
     }
 
     /// The field of an extension, in its extended message.
@@ -40,6 +64,7 @@ impl<'a> F<'a> {
             m,
             f: &e.field,
             ext: Some(e),
+            oneof: None,
         }
     }
 
@@ -66,7 +91,8 @@ impl<'a> F<'a> {
 }
 
 /// FIELD_NUMBER_CHANGED: a field (or extension) that kept its name under a new number.
-pub(super) fn number_changed(o: &F<'_>, n: &F<'_>) -> Finding {
+/// `old_reserved`: whether the old number is reserved in the new declaration.
+pub(super) fn number_changed(o: &F<'_>, n: &F<'_>, old_reserved: bool) -> Finding {
     Finding {
         rule: RuleId::FIELD_NUMBER_CHANGED,
         element: n.element(),
@@ -80,7 +106,7 @@ pub(super) fn number_changed(o: &F<'_>, n: &F<'_>) -> Finding {
             n.name(),
             o.f.number,
             n.f.number,
-            if reserved(n.m, o.f.number) {
+            if old_reserved {
                 " (the old number is reserved: no later field misreads it, but this one still loses it)"
             } else {
                 ""
@@ -89,7 +115,8 @@ pub(super) fn number_changed(o: &F<'_>, n: &F<'_>) -> Finding {
     }
 }
 
-fn reserved(m: &Message, number: u32) -> bool {
+/// Whether `number` is reserved in `m`, for a single lookup (several: [`Reserved`]).
+pub(super) fn reserved(m: &Message, number: u32) -> bool {
     m.reserved_ranges
         .iter()
         .any(|(a, b)| (*a..=*b).contains(&number))
@@ -113,19 +140,59 @@ pub(super) fn check(p: &Pairing<'_>, out: &mut Vec<Finding>) {
     }
 }
 
+/// The reservations and names of both sides, indexed once for the message's members.
+struct Lookup<'a> {
+    old: Reserved<'a, u32>,
+    new: Reserved<'a, u32>,
+    /// Per side, fields by name and by JSON name (for [`namesake`]).
+    old_names: Names<'a>,
+    new_names: Names<'a>,
+    old_oneofs: Oneofs<'a>,
+    new_oneofs: Oneofs<'a>,
+}
+
+type Names<'a> = HashMap<&'a str, Vec<&'a Field>>;
+
+fn names(m: &Message) -> Names<'_> {
+    let mut out: Names<'_> = HashMap::new();
+    for f in m.fields.values() {
+        out.entry(f.name.as_str()).or_default().push(f);
+        if f.json_name != f.name {
+            out.entry(f.json_name.as_str()).or_default().push(f);
+        }
+    }
+    out
+}
+
 fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec<Finding>) {
     let members = members::fields(Some(om), Some(nm));
+    let lk = Lookup {
+        old: Reserved::new(&om.reserved_ranges, &om.reserved_names),
+        new: Reserved::new(&nm.reserved_ranges, &nm.reserved_names),
+        old_names: names(om),
+        new_names: names(nm),
+        old_oneofs: oneofs(om),
+        new_oneofs: oneofs(nm),
+    };
     // A name kept under a new number (a clean move: both numbers free on the other side).
     for (of, nf) in &members.renumbered {
-        out.push(number_changed(&F::field(oc, om, of), &F::field(nc, nm, nf)));
+        out.push(number_changed(
+            &F::field(oc, om, of, &lk.old_oneofs),
+            &F::field(nc, nm, nf, &lk.new_oneofs),
+            lk.new.number(of.number),
+        ));
         // As for an added field: data from before the reservation is read as this field.
-        out.extend(reused_number(om, nm, nf));
+        out.extend(reused_number(&lk, nm, nf));
     }
     for r in members.remains() {
         match (r.old, r.new) {
-            (Some(of), None) => removed(om, of, nm, out),
-            (None, Some(nf)) => added(om, nm, nf, out),
-            (Some(of), Some(nf)) => changed(&F::field(oc, om, of), &F::field(nc, nm, nf), out),
+            (Some(of), None) => removed(&lk, om, of, out),
+            (None, Some(nf)) => added(&lk, nm, nf, out),
+            (Some(of), Some(nf)) => changed(
+                &F::field(oc, om, of, &lk.old_oneofs),
+                &F::field(nc, nm, nf, &lk.new_oneofs),
+                out,
+            ),
             (None, None) => {}
         }
     }
@@ -134,15 +201,19 @@ fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec
 /// The field of `other` that has `f`'s name or JSON name under another number: where a name
 /// went (or came from) when the field at its number is another one. ProtoJSON parsers
 /// accept both the field name and its JSON name, so either one moving moves the key.
-fn namesake<'a>(other: &'a Message, f: &Field) -> Option<&'a Field> {
-    other
-        .fields
-        .values()
-        .find(|x| x.number != f.number && (x.name == f.name || x.json_name == f.json_name))
+/// `other` is the other side's fields by name and JSON name ([`names`]); of several, the
+/// lowest number.
+fn namesake<'a>(other: &Names<'a>, f: &Field) -> Option<&'a Field> {
+    [f.name.as_str(), f.json_name.as_str()]
+        .into_iter()
+        .flat_map(|k| other.get(k).into_iter().flatten())
+        .filter(|x| x.number != f.number && (x.name == f.name || x.json_name == f.json_name))
+        .min_by_key(|x| x.number)
+        .copied()
 }
 
-fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
-    let reserved_number = reserved(nm, of.number);
+fn removed(lk: &Lookup<'_>, om: &Message, of: &Field, out: &mut Vec<Finding>) {
+    let reserved_number = lk.new.number(of.number);
     let required = of.presence == Presence::Required;
     let forward = if required { Breaking } else { Safe };
     let (rule, wire_back, message) = if reserved_number {
@@ -166,7 +237,7 @@ fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
     } else {
         message
     };
-    let message = match namesake(nm, of) {
+    let message = match namesake(&lk.new_names, of) {
         Some(x) => format!(
             "{message}; its name now belongs to number {} (`{}`): old JSON with key `{}` is read as that field",
             x.number, x.name, of.json_name
@@ -198,7 +269,7 @@ fn removed(om: &Message, of: &Field, nm: &Message, out: &mut Vec<Finding>) {
     });
 }
 
-fn added(om: &Message, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
+fn added(lk: &Lookup<'_>, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
     // Every finding here is about the new field, declared on the new side only.
     let mut push = |rule, verdict, additive, message| {
         out.push(Finding {
@@ -239,7 +310,7 @@ fn added(om: &Message, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
     } else {
         // A name that was another number's (whose field is still there, renamed, or was
         // replaced): the field is new on the wire, but its JSON key is an old one.
-        let message = match namesake(om, nf) {
+        let message = match namesake(&lk.old_names, nf) {
             Some(x) => format!(
                 "`{}` added at {}: old binary readers skip it; its name was number {}'s (now `{}`), so old JSON with key `{}` is read as this field while old binary data under {} is not",
                 nf.name,
@@ -265,10 +336,10 @@ fn added(om: &Message, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
         backward: Breaking,
         forward: Hazard,
     };
-    if let Some(x) = reused_number(om, nm, nf) {
+    if let Some(x) = reused_number(lk, nm, nf) {
         push(x.rule, x.verdict, x.additive, x.message);
     }
-    if om.reserved_names.contains(&nf.name) {
+    if lk.old.name(&nf.name) {
         push(
             RuleId::FIELD_RESERVED_NAME_REUSED,
             v(Directions::SAFE, reused, Source::Safe),
@@ -282,8 +353,8 @@ fn added(om: &Message, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
 }
 
 /// FIELD_RESERVED_NUMBER_REUSED: `nf` (added or moved) takes a number `om` reserved.
-fn reused_number(om: &Message, nm: &Message, nf: &Field) -> Option<Finding> {
-    reserved(om, nf.number).then(|| Finding {
+fn reused_number(lk: &Lookup<'_>, nm: &Message, nf: &Field) -> Option<Finding> {
+    lk.old.number(nf.number).then(|| Finding {
         rule: RuleId::FIELD_RESERVED_NUMBER_REUSED,
         element: format!("{}.{}", nm.full_name, nf.name),
         number: Some(i64::from(nf.number)),

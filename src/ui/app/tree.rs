@@ -104,7 +104,10 @@ impl Tree {
     /// Enter: expand or collapse the node under the cursor.
     pub fn toggle(&mut self, cmp: &Comparison) {
         let Some(r) = self.row() else { return };
-        if r.cycle || !(r.node.expandable() || r.node.kind == crate::explore::NodeKind::Method) {
+        if r.cycle
+            || r.cut
+            || !(r.node.expandable() || r.node.kind == crate::explore::NodeKind::Method)
+        {
             return;
         }
         let p = r.path.clone();

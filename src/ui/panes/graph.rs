@@ -243,6 +243,8 @@ pub fn row_line(t: &Theme, r: &Row, parent_sides: Option<Sides>, c: &Cols) -> Li
     }
     let expander = if r.cycle {
         "↻"
+    } else if r.cut {
+        "⋯"
     } else if r.expanded {
         "▾"
     } else if n.expandable() || n.kind == NodeKind::Method {

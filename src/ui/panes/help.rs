@@ -100,6 +100,10 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         ("~", "changed"),
         ("•", "something below changed"),
         ("↻", "cycle: the type is already open above"),
+        (
+            "⋯",
+            "too deep to open here (`protolapse graph` prints every level)",
+        ),
         ("▸ ▾", "collapsed / expanded"),
         ("● ○ ◆", "selected version / its base / a base you marked"),
     ] {
