@@ -14,6 +14,7 @@ mod extensions;
 mod fixtures_real;
 mod history;
 mod hostile;
+mod hostile_caps;
 mod layers;
 mod model;
 mod not_judged;
