@@ -2,7 +2,7 @@
 //! whatever a repository holds (README, "Limits"). A file or a version over a
 //! cap is reported and not compiled; the rest of the history goes on.
 //!
-//! The defaults fit a 10 MB `.proto` in under 1 GB. Each can be raised (or lowered) for one
+//! With the defaults a history of small messages stays near 1 GB. Each can be raised (or lowered) for one
 //! run with an environment variable, never from the repository (whose author may be the one
 //! the caps protect against): `PROTOLAPSE_MAX_FILE_BYTES`, `PROTOLAPSE_MAX_VERSION_BYTES`,
 //! `PROTOLAPSE_MAX_HISTORY_STATEMENTS`.
