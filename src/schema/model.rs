@@ -462,3 +462,45 @@ impl Schema {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(number: u32, name: &str) -> Field {
+        Field {
+            number,
+            name: name.into(),
+            json_name: name.into(),
+            ty: FieldType::Scalar(Scalar::Int32),
+            cardinality: Cardinality::Optional,
+            map: None,
+            presence: Presence::Implicit,
+            oneof: None,
+            proto3_optional: false,
+            default: None,
+            packed: false,
+            utf8_verified: false,
+            deprecated: false,
+            options: Options::new(),
+        }
+    }
+
+    /// Fields reads as the map it replaced: in number order, the last of one number kept,
+    /// and the same JSON.
+    #[test]
+    fn fields_read_and_serialize_as_a_map() {
+        let input = [(3, field(3, "c")), (1, field(1, "a")), (3, field(3, "z"))];
+        let fields: Fields = input.iter().cloned().collect();
+        let map: BTreeMap<u32, Field> = input.iter().cloned().collect();
+        assert_eq!(fields.keys().copied().collect::<Vec<_>>(), [1, 3]);
+        assert_eq!(fields.get(&3).map(|f| f.name.as_str()), Some("z"));
+        assert!(fields.contains_key(&1) && !fields.contains_key(&2));
+        assert_eq!(fields.len(), map.len());
+        assert!(fields.iter().eq(map.iter()));
+        assert_eq!(
+            serde_json::to_string(&fields).unwrap(),
+            serde_json::to_string(&map).unwrap()
+        );
+    }
+}
