@@ -27,7 +27,8 @@
 //! - [`schema`]: compile (protox, protoc), normalize into our own model, fingerprint, type
 //!   graph (the only user of `protox` / `prost-reflect`).
 //! - Leaves: [`origin`], [`proto_text`], [`sanitize`], [`small_file`] (a config file of the
-//!   working tree, read only if small, regular and inside it).
+//!   working tree, read only if small, regular and inside it), [`limits`] (the caps on a
+//!   file, a version and a history).
 //!
 //! Nothing below `ui` knows a terminal; nothing but `history` knows git.
 #![forbid(unsafe_code)]
@@ -38,6 +39,7 @@ pub mod diff;
 pub mod explore;
 pub mod history;
 pub mod judge;
+pub mod limits;
 pub mod load;
 pub mod origin;
 pub mod policy;

@@ -25,6 +25,17 @@ pub fn scan(text: &str) -> Vec<String> {
     out
 }
 
+/// How many statements and blocks a file holds (`;` and `{` outside comments and strings):
+/// what its declarations cost once compiled, as the history's cap counts it.
+pub fn statements(text: &str) -> usize {
+    let mut tokens = Tokens { rest: text };
+    let mut n = 0;
+    while let Some(t) = tokens.next() {
+        n += usize::from(matches!(t, Token::Punct(';' | '{')));
+    }
+    n
+}
+
 /// The 1-based line of the file's `edition = "...";` statement: the first statement, as
 /// protobuf requires (a field or enum value named `edition`, or a comment, is not one).
 pub fn edition_line(text: &str) -> Option<u32> {

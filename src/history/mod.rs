@@ -13,9 +13,9 @@
 //! excluded by `buf.yaml` kept for their importers, imports found in no root looked up in
 //! the whole tree, and a file reachable at two import paths kept once (`resolve`).
 //!
-//! May import: nothing of ours but the leaves `proto_text` (import statements), `origin` and
-//! `small_file` (the working tree's config files, bounded). Must not import
-//! `schema`, `diff`, `rules`, `ui`.
+//! May import: nothing of ours but the leaves `proto_text` (import statements), `origin`,
+//! `limits` (the per-file cap) and `small_file` (the working tree's config files, bounded).
+//! Must not import `schema`, `diff`, `rules`, `ui`.
 
 mod buf;
 pub mod demo;

@@ -10,9 +10,6 @@ use git2::{ObjectType, Oid, Repository, Tree};
 use super::ReadStats;
 use super::resolve::TreeFiles;
 
-/// Files larger than this are reported instead of read.
-const MAX_PROTO_BYTES: usize = 64 * 1024 * 1024;
-
 /// Git's file mode of a symbolic link.
 const LINK_MODE: i32 = 0o120000;
 
@@ -405,12 +402,15 @@ impl Reader<'_> {
     }
 }
 
+/// A file over the per-file cap ([`crate::limits`]) is reported instead of read.
 pub(super) fn decode_text(bytes: &[u8]) -> Result<Arc<str>, String> {
-    if bytes.len() > MAX_PROTO_BYTES {
+    let cap = crate::limits::get().file_bytes;
+    if bytes.len() > cap {
         return Err(format!(
-            "the file is {} bytes, more than the {} MiB protolapse reads",
+            "not read: the file is {} bytes, over the per-file cap of {cap} bytes \
+             (set {} to raise it)",
             bytes.len(),
-            MAX_PROTO_BYTES / (1024 * 1024)
+            crate::limits::FILE_VAR
         ));
     }
     match std::str::from_utf8(bytes) {

@@ -6,6 +6,7 @@
 //! compile) and its schema. [`lineage`] is the one place that says which version a version
 //! is compared with. Uses `history` and `schema`; hands out plain data only.
 
+mod caps;
 pub mod lineage;
 
 use std::collections::BTreeSet;
@@ -220,19 +221,25 @@ pub fn compile_each(
     let mut cache = Cache::new();
     let total = history.versions.len();
     let mut versions: Vec<Loaded> = Vec::with_capacity(total);
-    for (i, version) in history.versions.into_iter().enumerate() {
-        let inputs: Vec<SourceRef<'_>> = version
-            .files
-            .iter()
-            .map(|f| SourceRef {
-                path: &f.path,
-                blob: &f.blob,
-                text: f.text.as_deref().map_err(String::as_str),
-                origin: f.origin,
-            })
-            .collect();
-        let compiled = with_problems(compile_guarded(&mut cache, &inputs), &version.problems);
-        drop(inputs);
+    let over = caps::over_caps(&history.versions, &crate::limits::get());
+    for ((i, version), over) in history.versions.into_iter().enumerate().zip(over) {
+        let compiled = match over {
+            Some(reason) => caps::not_compiled(&version, reason),
+            None => {
+                let inputs: Vec<SourceRef<'_>> = version
+                    .files
+                    .iter()
+                    .map(|f| SourceRef {
+                        path: &f.path,
+                        blob: &f.blob,
+                        text: f.text.as_deref().map_err(String::as_str),
+                        origin: f.origin,
+                    })
+                    .collect();
+                compile_guarded(&mut cache, &inputs)
+            }
+        };
+        let compiled = with_problems(compiled, &version.problems);
         let (unchanged_since, same_as) = compare_with_earlier(&versions, &compiled);
         versions.push(Loaded {
             id: VersionId::at(i),

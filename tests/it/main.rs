@@ -15,6 +15,7 @@ mod fixtures_real;
 mod fuzz_corpus;
 mod history;
 mod hostile;
+mod hostile_caps;
 mod hostile_graph;
 mod hostile_history;
 mod hostile_nesting;

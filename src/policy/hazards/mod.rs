@@ -17,6 +17,7 @@ mod numbers;
 use numbers::{step, type_key};
 
 use std::collections::{BTreeMap, HashSet};
+use std::rc::Rc;
 
 use serde::Serialize;
 
@@ -106,38 +107,40 @@ pub struct Hazard {
     pub ignored: Option<String>,
 }
 
-/// What a field or value number held in one version.
+/// What a field or value number held in one version. The name is borrowed from the version's
+/// model and the types are shared between a number's story and its last declaration: the walk
+/// keeps no copy of the history's declarations (a 10 MB .proto held them twice over).
 #[derive(Clone)]
-struct Decl {
-    name: String,
+struct Decl<'a> {
+    name: &'a str,
     /// Type and cardinality as compared (`repeated int32`; `string` reads as `bytes`, which
     /// shares its encoding); for enum values, empty.
-    ty: String,
+    ty: Rc<str>,
     /// The type as declared, for messages (`string`, `optional int32`); for enum values,
     /// empty.
-    shown: String,
+    shown: Rc<str>,
 }
 
 /// Two declarations are the same when name and compared type are: `string` back as `bytes`
 /// is no reuse.
-impl PartialEq for Decl {
-    fn eq(&self, other: &Decl) -> bool {
+impl PartialEq for Decl<'_> {
+    fn eq(&self, other: &Decl<'_>) -> bool {
         self.name == other.name && self.ty == other.ty
     }
 }
 
 /// One number's story so far.
 #[derive(Default)]
-struct Track {
+struct Track<'a> {
     /// The declaration last seen, and in which version.
-    last: Option<(Decl, usize)>,
+    last: Option<(Decl<'a>, usize)>,
     /// Present in the last version that had the container.
     present: bool,
     /// Where it went missing, if it is missing now.
     removed_at: Option<usize>,
     /// Types in order of appearance while present without removal: (compared type, since
     /// version, declared type).
-    types: Vec<(String, usize, String)>,
+    types: Vec<(Rc<str>, usize, Rc<str>)>,
 }
 
 /// One name's story so far (the number it had).
@@ -149,26 +152,30 @@ struct NameTrack {
 }
 
 /// Reserved number ranges and names, and the version they were seen in.
-struct Reserved {
+struct Reserved<'a> {
     ranges: Vec<(i64, i64)>,
-    names: Vec<String>,
+    names: &'a [String],
     at: usize,
 }
 
-/// A message's or enum's numbers and names across versions.
+/// A message's or enum's numbers and names across versions, borrowing from the versions'
+/// models.
 #[derive(Default)]
-struct Container {
-    numbers: BTreeMap<i64, Track>,
-    names: BTreeMap<String, NameTrack>,
+struct Container<'a> {
+    numbers: BTreeMap<i64, Track<'a>>,
+    names: BTreeMap<&'a str, NameTrack>,
     /// Reservations in the last version that had the container.
-    reserved: Option<Reserved>,
+    reserved: Option<Reserved<'a>>,
     /// The declaration last walked: an equal one changes nothing but the reservations' date.
-    last_message: Option<Message>,
-    last_enum: Option<Enum>,
-    last_extensions: Option<BTreeMap<u32, Extension>>,
+    last_message: Option<&'a Message>,
+    last_enum: Option<&'a Enum>,
+    last_extensions: Option<&'a BTreeMap<u32, Extension>>,
 }
 
-impl Container {
+/// The extensions of a message that has none left.
+static NO_EXTENSIONS: BTreeMap<u32, Extension> = BTreeMap::new();
+
+impl Container<'_> {
     /// The container is as it was: note that its numbers, names and reservations still
     /// stand in `i` (so that a later removal names the last version that really held them).
     fn seen_again(&mut self, i: usize) {
@@ -191,7 +198,7 @@ impl Container {
 /// Every hazard of the history, in the order they show. With a root, only the messages and
 /// enums it reaches in some version are followed.
 pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
-    let mut containers: BTreeMap<String, Container> = BTreeMap::new();
+    let mut containers: BTreeMap<String, Container<'_>> = BTreeMap::new();
     let mut out = Vec::new();
     for (i, v) in versions.iter().enumerate() {
         if let Some(prev) =
@@ -229,10 +236,10 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
         for m in own_messages(content) {
             if in_scope(&m.full_name) {
                 let c = containers.entry(m.full_name.clone()).or_default();
-                if c.last_message.as_ref() == Some(m) {
+                if c.last_message == Some(m) {
                     c.seen_again(i);
                 } else {
-                    c.last_message = Some(m.clone());
+                    c.last_message = Some(m);
                     message(c, m, i, versions, &mut out);
                 }
             }
@@ -248,16 +255,15 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
                 let c = containers
                     .entry(format!("{extendee} (extensions)"))
                     .or_default();
-                if c.last_extensions.as_ref() == Some(exts) {
+                if c.last_extensions == Some(exts) {
                     c.seen_again(i);
                 } else {
-                    c.last_extensions = Some(exts.clone());
+                    c.last_extensions = Some(exts);
                     extensions(c, extendee, exts, i, versions, &mut out);
                 }
             }
         }
         // A message still there whose extensions are all gone.
-        let none = BTreeMap::new();
         for (key, c) in containers.iter_mut() {
             let Some(extendee) = key.strip_suffix(" (extensions)") else {
                 continue;
@@ -266,17 +272,17 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
                 && !content.extensions.contains_key(extendee)
                 && c.last_extensions.as_ref().is_some_and(|x| !x.is_empty())
             {
-                c.last_extensions = Some(BTreeMap::new());
-                extensions(c, extendee, &none, i, versions, &mut out);
+                c.last_extensions = Some(&NO_EXTENSIONS);
+                extensions(c, extendee, &NO_EXTENSIONS, i, versions, &mut out);
             }
         }
         for e in own_enums(content) {
             if in_scope(&e.full_name) {
                 let c = containers.entry(e.full_name.clone()).or_default();
-                if c.last_enum.as_ref() == Some(e) {
+                if c.last_enum == Some(e) {
                     c.seen_again(i);
                 } else {
-                    c.last_enum = Some(e.clone());
+                    c.last_enum = Some(e);
                     enumeration(c, e, i, versions, &mut out);
                 }
             }
@@ -301,17 +307,23 @@ fn name(versions: &[Loaded], i: usize) -> String {
     versions[i].version.name.clone()
 }
 
-fn message(c: &mut Container, m: &Message, i: usize, versions: &[Loaded], out: &mut Vec<Hazard>) {
-    let present: BTreeMap<i64, Decl> = m
+fn message<'a>(
+    c: &mut Container<'a>,
+    m: &'a Message,
+    i: usize,
+    versions: &[Loaded],
+    out: &mut Vec<Hazard>,
+) {
+    let present: BTreeMap<i64, Decl<'a>> = m
         .fields
         .values()
         .map(|f| {
             (
                 i64::from(f.number),
                 Decl {
-                    name: f.name.clone(),
-                    ty: type_key(f),
-                    shown: type_text(f),
+                    name: &f.name,
+                    ty: type_key(f).into(),
+                    shown: type_text(f).into(),
                 },
             )
         })
@@ -326,7 +338,7 @@ fn message(c: &mut Container, m: &Message, i: usize, versions: &[Loaded], out: &
         &m.full_name,
         present,
         ranges,
-        m.reserved_names.clone(),
+        &m.reserved_names,
         i,
         versions,
         out,
@@ -334,39 +346,45 @@ fn message(c: &mut Container, m: &Message, i: usize, versions: &[Loaded], out: &
 }
 
 /// The extensions of one message, as numbers holding declarations named by full name.
-fn extensions(
-    c: &mut Container,
+fn extensions<'a>(
+    c: &mut Container<'a>,
     extendee: &str,
-    exts: &BTreeMap<u32, Extension>,
+    exts: &'a BTreeMap<u32, Extension>,
     i: usize,
     versions: &[Loaded],
     out: &mut Vec<Hazard>,
 ) {
-    let present: BTreeMap<i64, Decl> = exts
+    let present: BTreeMap<i64, Decl<'a>> = exts
         .values()
         .map(|x| {
             (
                 i64::from(x.field.number),
                 Decl {
-                    name: x.full_name.clone(),
-                    ty: type_key(&x.field),
-                    shown: type_text(&x.field),
+                    name: &x.full_name,
+                    ty: type_key(&x.field).into(),
+                    shown: type_text(&x.field).into(),
                 },
             )
         })
         .collect();
     let label = format!("{extendee} (extensions)");
-    step(c, &label, present, Vec::new(), Vec::new(), i, versions, out);
+    step(c, &label, present, Vec::new(), &[], i, versions, out);
 }
 
-fn enumeration(c: &mut Container, e: &Enum, i: usize, versions: &[Loaded], out: &mut Vec<Hazard>) {
+fn enumeration<'a>(
+    c: &mut Container<'a>,
+    e: &'a Enum,
+    i: usize,
+    versions: &[Loaded],
+    out: &mut Vec<Hazard>,
+) {
     let mut present = BTreeMap::new();
     for v in &e.values {
         // Aliases share a number: the first name stands for it.
         present.entry(i64::from(v.number)).or_insert(Decl {
-            name: v.name.clone(),
-            ty: String::new(),
-            shown: String::new(),
+            name: &v.name,
+            ty: Rc::from(""),
+            shown: Rc::from(""),
         });
     }
     let ranges = e
@@ -379,7 +397,7 @@ fn enumeration(c: &mut Container, e: &Enum, i: usize, versions: &[Loaded], out: 
         &e.full_name,
         present,
         ranges,
-        e.reserved_names.clone(),
+        &e.reserved_names,
         i,
         versions,
         out,

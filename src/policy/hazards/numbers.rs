@@ -4,12 +4,12 @@
 use super::*;
 
 #[allow(clippy::too_many_arguments)]
-pub(super) fn step(
-    c: &mut Container,
+pub(super) fn step<'a>(
+    c: &mut Container<'a>,
     container: &str,
-    present: BTreeMap<i64, Decl>,
+    present: BTreeMap<i64, Decl<'a>>,
     ranges: Vec<(i64, i64)>,
-    reserved_names: Vec<String>,
+    reserved_names: &'a [String],
     i: usize,
     versions: &[Loaded],
     out: &mut Vec<Hazard>,
@@ -30,7 +30,7 @@ pub(super) fn step(
         {
             out.push(Hazard {
                 kind: HazardKind::NumberReused,
-                element: elem(&d.name),
+                element: elem(d.name),
                 number: Some(n),
                 versions: vec![name(versions, *seen), name(versions, r), name(versions, i)],
                 at: VersionId::at(i),
@@ -60,7 +60,7 @@ pub(super) fn step(
                         let first = &t.types[k].2;
                         out.push(Hazard {
                             kind: HazardKind::TypeReverted,
-                            element: elem(&d.name),
+                            element: elem(d.name),
                             number: Some(n),
                             versions: vec![
                                 name(versions, t.types[k].1),
@@ -98,13 +98,13 @@ pub(super) fn step(
     }
     // Names.
     for (&n, d) in &present {
-        let t = c.names.entry(d.name.clone()).or_default();
+        let t = c.names.entry(d.name).or_default();
         if let (Some(r), Some((last, seen))) = (t.removed_at, t.last)
             && last != n
         {
             out.push(Hazard {
                 kind: HazardKind::NameReused,
-                element: elem(&d.name),
+                element: elem(d.name),
                 number: Some(n),
                 versions: vec![name(versions, seen), name(versions, r), name(versions, i)],
                 at: VersionId::at(i),
@@ -122,10 +122,9 @@ pub(super) fn step(
         t.present = true;
         t.removed_at = None;
     }
-    let names_now: std::collections::BTreeSet<&str> =
-        present.values().map(|d| d.name.as_str()).collect();
+    let names_now: std::collections::BTreeSet<&str> = present.values().map(|d| d.name).collect();
     for (nm, t) in c.names.iter_mut() {
-        if t.present && !names_now.contains(nm.as_str()) {
+        if t.present && !names_now.contains(*nm) {
             t.present = false;
             t.removed_at = Some(i);
         }
@@ -164,7 +163,7 @@ pub(super) fn step(
                 });
             }
         }
-        for n in old_names {
+        for n in old_names.iter() {
             if !reserved_names.contains(n) {
                 out.push(Hazard {
                     kind: HazardKind::ReservationDropped,
@@ -229,9 +228,9 @@ pub(super) fn type_key(f: &Field) -> String {
 }
 
 /// A declaration as written: `string datum`, `FLIGHT_STATUS_AIRBORNE`.
-fn describe(d: &Decl) -> String {
+fn describe(d: &Decl<'_>) -> String {
     if d.shown.is_empty() {
-        d.name.clone()
+        d.name.to_string()
     } else {
         format!("{} {}", d.shown, d.name)
     }

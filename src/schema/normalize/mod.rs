@@ -203,7 +203,7 @@ impl Ctx<'_> {
                 name: m.name().to_string(),
                 file: self.file.clone(),
                 parent: m.parent_message().map(|p| p.full_name().to_string()),
-                fields,
+                fields: fields.into_iter().collect(),
                 oneofs,
                 reserved_ranges: m
                     .reserved_ranges()
