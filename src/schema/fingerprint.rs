@@ -1,8 +1,9 @@
 //! Fingerprints: SHA-256 over a deterministic encoding of the normalized descriptors.
 //!
 //! The whole set: every file of the pool in topological order (imports first) with a
-//! lexicographic tie-break, each encoded as its `FileDescriptorProto` (extension options
-//! included) with `source_code_info` (field 9) removed, so comments and layout do not count;
+//! lexicographic tie-break, each encoded as its `FileDescriptorProto` with `source_code_info`
+//! (field 9) removed, so comments and layout do not count, and its custom options hashed
+//! apart in an order-independent way (a map's entries in any order hash the same);
 //! the set's digest is SHA-256 over the files' names and digests in that order. A file's
 //! digest is memoized by its blob and the blobs of its import closure (what linking it
 //! depends on), so a file shared by many versions is encoded once.
@@ -32,10 +33,7 @@ pub fn of_pool(pool: &DescriptorPool, blobs: &HashMap<&str, &str>, memo: &mut Me
         let Some(file) = files.get(&name) else {
             continue;
         };
-        let digest_of = || -> [u8; 32] {
-            let bytes = file.encode_to_vec();
-            Sha256::digest(strip_fields(&bytes, &[SOURCE_CODE_INFO])).into()
-        };
+        let digest_of = || file_digest(file);
         // A closure with a file of no blob (the compiler's own, which protox and protoc
         // supply in different versions) is hashed anew: a memo keyed on it could hand one
         // version the other compiler's digest.
@@ -48,6 +46,122 @@ pub fn of_pool(pool: &DescriptorPool, blobs: &HashMap<&str, &str>, memo: &mut Me
         hasher.update(digest);
     }
     hex(&hasher.finalize())
+}
+
+/// A file's digest: its descriptor without source info and with its custom options dropped
+/// (re-encoded as `prost_types`, which keeps the options protobuf defines), then every
+/// element's custom options, hashed canonically. The compiler's own encoding of a custom
+/// option is not canonical: a map-valued option comes out in hash-map order, a different
+/// order on each run (protobuf's v36.0 fingerprints changed from one run to the next).
+fn file_digest(file: &prost_reflect::FileDescriptor) -> [u8; 32] {
+    use prost::Message;
+    let bytes = file.encode_to_vec();
+    let stripped = strip_fields(&bytes, &[SOURCE_CODE_INFO]);
+    let mut h = Sha256::new();
+    match prost_types::FileDescriptorProto::decode(stripped.as_slice()) {
+        Ok(typed) => h.update(typed.encode_to_vec()),
+        Err(_) => h.update(&stripped),
+    }
+    for (element, options) in element_options(file) {
+        let mut custom: Vec<_> = options.extensions().collect();
+        if custom.is_empty() {
+            continue;
+        }
+        custom.sort_by_key(|(ext, _)| ext.number());
+        h.update(element.as_bytes());
+        h.update([0]);
+        for (ext, value) in custom {
+            h.update(ext.full_name().as_bytes());
+            h.update([0]);
+            h.update(value_digest(value, 0));
+        }
+    }
+    h.finalize().into()
+}
+
+/// Every element of a file with its options, in declaration order.
+fn element_options(
+    file: &prost_reflect::FileDescriptor,
+) -> Vec<(String, prost_reflect::DynamicMessage)> {
+    let mut out = vec![(file.name().to_string(), file.options())];
+    let mut enums: Vec<prost_reflect::EnumDescriptor> = file.enums().collect();
+    let mut extensions: Vec<prost_reflect::ExtensionDescriptor> = file.extensions().collect();
+    let mut stack: Vec<prost_reflect::MessageDescriptor> = file.messages().collect();
+    while let Some(m) = stack.pop() {
+        out.push((m.full_name().to_string(), m.options()));
+        out.extend(m.fields().map(|f| (f.full_name().to_string(), f.options())));
+        out.extend(m.oneofs().map(|o| (o.full_name().to_string(), o.options())));
+        enums.extend(m.child_enums());
+        extensions.extend(m.child_extensions());
+        stack.extend(m.child_messages());
+    }
+    for e in enums {
+        out.push((e.full_name().to_string(), e.options()));
+        out.extend(e.values().map(|v| (v.full_name().to_string(), v.options())));
+    }
+    out.extend(
+        extensions
+            .iter()
+            .map(|x| (x.full_name().to_string(), x.options())),
+    );
+    for s in file.services() {
+        out.push((s.full_name().to_string(), s.options()));
+        out.extend(
+            s.methods()
+                .map(|m| (m.full_name().to_string(), m.options())),
+        );
+    }
+    out
+}
+
+/// Deeper option values than this are not walked (the compile step bounds nesting to 64).
+const MAX_VALUE_DEPTH: usize = 100;
+
+/// A digest of an option value that does not depend on the order of a map's entries.
+fn value_digest(value: &prost_reflect::Value, depth: usize) -> [u8; 32] {
+    use prost_reflect::Value;
+    let mut h = Sha256::new();
+    match value {
+        _ if depth > MAX_VALUE_DEPTH => h.update(b"deep"),
+        Value::Message(m) => {
+            h.update(b"m");
+            let mut fields: Vec<(u32, &Value)> = m.fields().map(|(f, v)| (f.number(), v)).collect();
+            fields.extend(m.extensions().map(|(x, v)| (x.number(), v)));
+            fields.sort_by_key(|(n, _)| *n);
+            for (n, v) in fields {
+                h.update(n.to_le_bytes());
+                h.update(value_digest(v, depth + 1));
+            }
+            for u in m.unknown_fields() {
+                h.update(format!("{u:?}").as_bytes());
+            }
+        }
+        Value::List(items) => {
+            h.update(b"l");
+            for v in items {
+                h.update(value_digest(v, depth + 1));
+            }
+        }
+        Value::Map(map) => {
+            h.update(b"p");
+            let mut entries: Vec<([u8; 32], [u8; 32])> = map
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        value_digest(&Value::from(k.clone()), depth + 1),
+                        value_digest(v, depth + 1),
+                    )
+                })
+                .collect();
+            entries.sort_unstable();
+            for (k, v) in entries {
+                h.update(k);
+                h.update(v);
+            }
+        }
+        scalar => h.update(format!("{scalar:?}").as_bytes()),
+    }
+    h.finalize().into()
 }
 
 /// SHA-256 over the sorted (name, blob) of a file and everything it imports, transitively;
