@@ -29,11 +29,16 @@ pub type Memo = HashMap<[u8; 32], [u8; 32]>;
 pub fn of_pool(pool: &DescriptorPool, blobs: &HashMap<&str, &str>, memo: &mut Memo) -> String {
     let mut hasher = Sha256::new();
     let files: BTreeMap<String, _> = pool.files().map(|f| (f.name().to_string(), f)).collect();
+    // Custom options exist only where something extends an options message.
+    let custom_options = pool.all_extensions().any(|x| {
+        let extended = x.containing_message();
+        extended.package_name() == "google.protobuf" && extended.name().ends_with("Options")
+    });
     for name in topological(&files) {
         let Some(file) = files.get(&name) else {
             continue;
         };
-        let digest_of = || file_digest(file);
+        let digest_of = || file_digest(file, custom_options);
         // A closure with a file of no blob (the compiler's own, which protox and protoc
         // supply in different versions) is hashed anew: a memo keyed on it could hand one
         // version the other compiler's digest.
@@ -48,15 +53,23 @@ pub fn of_pool(pool: &DescriptorPool, blobs: &HashMap<&str, &str>, memo: &mut Me
     hex(&hasher.finalize())
 }
 
-/// A file's digest: its descriptor without source info and with its custom options dropped
-/// (re-encoded as `prost_types`, which keeps the options protobuf defines), then every
-/// element's custom options, hashed canonically. The compiler's own encoding of a custom
+/// A file's digest: its descriptor without source info; in a pool with custom options, with
+/// them dropped (re-encoded as `prost_types`, which keeps the options protobuf defines), then
+/// every element's custom options, hashed canonically. The compiler's own encoding of a custom
 /// option is not canonical: a map-valued option comes out in hash-map order, a different
 /// order on each run (protobuf's v36.0 fingerprints changed from one run to the next).
-fn file_digest(file: &prost_reflect::FileDescriptor) -> [u8; 32] {
+fn file_digest(file: &prost_reflect::FileDescriptor, custom_options: bool) -> [u8; 32] {
     use prost::Message;
     let bytes = file.encode_to_vec();
-    let stripped = strip_fields(&bytes, &[SOURCE_CODE_INFO]);
+    // Files protox linked carry no source info: no copy without it to make.
+    let stripped = if super::wire::fields(&bytes).any(|(n, _, _)| n == SOURCE_CODE_INFO) {
+        strip_fields(&bytes, &[SOURCE_CODE_INFO])
+    } else {
+        bytes
+    };
+    if !custom_options {
+        return Sha256::digest(&stripped).into();
+    }
     let mut h = Sha256::new();
     match prost_types::FileDescriptorProto::decode(stripped.as_slice()) {
         Ok(typed) => h.update(typed.encode_to_vec()),

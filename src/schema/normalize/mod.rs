@@ -31,6 +31,12 @@ pub fn normalize(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Schema {
     let mut schema = Schema::default();
+    // First, while the model is not built: its encodings are the peak of a big file's load.
+    let blobs: HashMap<&str, &str> = own
+        .iter()
+        .map(|(name, (blob, _, _))| (name.as_str(), blob.as_str()))
+        .collect();
+    schema.fingerprint = fingerprint::of_pool(pool, &blobs, memo);
     for file in pool.files() {
         let origin = own
             .get(file.name())
@@ -90,11 +96,6 @@ pub fn normalize(
             ),
         });
     }
-    let blobs: HashMap<&str, &str> = own
-        .iter()
-        .map(|(name, (blob, _, _))| (name.as_str(), blob.as_str()))
-        .collect();
-    schema.fingerprint = fingerprint::of_pool(pool, &blobs, memo);
     schema
 }
 
