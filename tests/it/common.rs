@@ -72,6 +72,24 @@ impl Repo {
     }
 
     /// Commits everything, one day after the previous commit.
+    /// Feeds a `git fast-import` stream: histories too large to build commit by commit.
+    pub fn fast_import(&self, stream: &str) {
+        use std::io::Write;
+        let mut child = std::process::Command::new("git")
+            .args(["fast-import", "--quiet"])
+            .current_dir(self.path())
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .expect("git fast-import");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(stream.as_bytes())
+            .expect("write");
+        assert!(child.wait().expect("wait").success());
+    }
+
     pub fn commit(&mut self, message: &str) -> String {
         self.clock += 86_400;
         self.git(&["add", "-A"]);

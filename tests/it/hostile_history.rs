@@ -2,8 +2,6 @@
 //! that leave the repository, invalid tag globs, a version checked against itself, malformed
 //! buf files, symbolic links and submodules, trees too deep to list.
 
-use std::process::{Command, Stdio};
-
 use crate::common::{Repo, proto, run};
 use protolapse::history::{self, HistoryOptions, VersionKind};
 
@@ -35,20 +33,7 @@ fn many_tags(n: usize) -> Repo {
         "commit refs/heads/side\ncommitter T <t@e> 1800000000 +0000\ndata 1\ns\nfrom :1\nM 644 inline b.proto\ndata {}\n{side}\nreset refs/tags/v9.0.0\nfrom refs/heads/side\n\n",
         side.len(),
     ));
-    let mut child = Command::new("git")
-        .args(["fast-import", "--quiet"])
-        .current_dir(r.path())
-        .stdin(Stdio::piped())
-        .spawn()
-        .expect("git fast-import");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(s.as_bytes())
-        .expect("write");
-    assert!(child.wait().expect("wait").success());
+    r.fast_import(&s);
     r.git(&["reset", "-q", "--hard", "main"]);
     r
 }
@@ -227,20 +212,7 @@ fn deep_tree(depth: usize) -> Repo {
         "commit refs/heads/main\ncommitter T <t@e> 1700000000 +0000\ndata 1\nc\nM 644 inline top.proto\ndata {n}\n{f}M 644 inline {path}\ndata {n}\n{f}\nreset refs/tags/v1.0.0\nfrom refs/heads/main\n\n",
         n = f.len()
     );
-    let mut child = Command::new("git")
-        .args(["fast-import", "--quiet"])
-        .current_dir(r.path())
-        .stdin(Stdio::piped())
-        .spawn()
-        .expect("git fast-import");
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stream.as_bytes())
-        .expect("write");
-    assert!(child.wait().expect("wait").success());
+    r.fast_import(&stream);
     r
 }
 
