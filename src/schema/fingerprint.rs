@@ -53,9 +53,9 @@ pub fn of_pool(pool: &DescriptorPool, blobs: &HashMap<&str, &str>, memo: &mut Me
     hex(&hasher.finalize())
 }
 
-/// A file's digest: its descriptor without source info; in a pool with custom options, with
-/// them dropped (re-encoded as `prost_types`, which keeps the options protobuf defines), then
-/// every element's custom options, hashed canonically. The compiler's own encoding of a custom
+/// A file's digest: its descriptor without source info; where a custom option holds a map,
+/// with custom options dropped (re-encoded as `prost_types`, which keeps the options protobuf
+/// defines), then every element's custom options, hashed canonically. The compiler's own encoding of a custom
 /// option is not canonical: a map-valued option comes out in hash-map order, a different
 /// order on each run (protobuf's v36.0 fingerprints changed from one run to the next).
 fn file_digest(file: &prost_reflect::FileDescriptor, custom_options: bool) -> [u8; 32] {
@@ -70,12 +70,21 @@ fn file_digest(file: &prost_reflect::FileDescriptor, custom_options: bool) -> [u
     if !custom_options {
         return Sha256::digest(&stripped).into();
     }
+    let options = element_options(file);
+    // Only a map's entries come out in a varying order: other files keep their exact bytes
+    // (the typed re-encoding below drops fields prost-types does not know).
+    if !options
+        .iter()
+        .any(|(_, o)| o.extensions().any(|(_, v)| has_map(v, 0)))
+    {
+        return Sha256::digest(&stripped).into();
+    }
     let mut h = Sha256::new();
     match prost_types::FileDescriptorProto::decode(stripped.as_slice()) {
         Ok(typed) => h.update(typed.encode_to_vec()),
         Err(_) => h.update(&stripped),
     }
-    for (element, options) in element_options(file) {
+    for (element, options) in options {
         let mut custom: Vec<_> = options.extensions().collect();
         if custom.is_empty() {
             continue;
@@ -125,6 +134,21 @@ fn element_options(
         );
     }
     out
+}
+
+/// Whether an option value holds a map, at any depth.
+fn has_map(value: &prost_reflect::Value, depth: usize) -> bool {
+    use prost_reflect::Value;
+    match value {
+        _ if depth > MAX_VALUE_DEPTH => false,
+        Value::Map(_) => true,
+        Value::List(items) => items.iter().any(|v| has_map(v, depth + 1)),
+        Value::Message(m) => {
+            m.fields().any(|(_, v)| has_map(v, depth + 1))
+                || m.extensions().any(|(_, v)| has_map(v, depth + 1))
+        }
+        _ => false,
+    }
 }
 
 /// Deeper option values than this are not walked (the compile step bounds nesting to 64).
