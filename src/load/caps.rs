@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use crate::history::{Origin, Version};
 use crate::limits::{self, Limits};
-use crate::schema::{Compiled, Diagnostic, HowCompiled, Status};
+use crate::schema::Compiled;
 
 /// Per version, in history order: why it is not compiled (one line), or None.
 pub(super) fn over_caps(versions: &[Version], limits: &Limits) -> Vec<Option<String>> {
@@ -73,21 +73,6 @@ pub(super) fn over_caps(versions: &[Version], limits: &Limits) -> Vec<Option<Str
 
 /// The compile state of a version over a cap: failed, with the reason as its diagnostic.
 pub(super) fn not_compiled(version: &Version, reason: String) -> Arc<Compiled> {
-    Arc::new(Compiled {
-        status: Status::Failed,
-        schema: Arc::default(),
-        diagnostics: vec![Diagnostic {
-            file: String::new(),
-            line: 0,
-            column: 0,
-            message: reason,
-        }],
-        files_total: version
-            .files
-            .iter()
-            .filter(|f| f.origin == Origin::Root)
-            .count(),
-        files_ok: 0,
-        how: HowCompiled::default(),
-    })
+    let roots = version.files.iter().filter(|f| f.origin == Origin::Root);
+    Arc::new(Compiled::failed(reason, roots.count()))
 }

@@ -302,11 +302,7 @@ fn with_problems(compiled: Arc<Compiled>, problems: &[history::ReadProblem]) -> 
     let mut c = if problems.iter().any(|p| p.fatal) {
         Compiled {
             status: Status::Failed,
-            schema: Arc::default(),
-            diagnostics: Vec::new(),
-            files_total: 0,
-            files_ok: 0,
-            how: Default::default(),
+            ..Compiled::pending()
         }
     } else {
         (*compiled).clone()

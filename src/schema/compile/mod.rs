@@ -97,9 +97,7 @@ impl Compiled {
             how: HowCompiled::default(),
         }
     }
-}
 
-impl Compiled {
     /// A file set of `files_total` judged files that could not be compiled at all, with the
     /// one diagnostic that says why.
     pub fn failed(message: String, files_total: usize) -> Compiled {
