@@ -178,7 +178,7 @@ enum E { option features.enum_type = CLOSED; Z = 0; ONE = 1; }
         assert!(c.enums["e.E"].closed);
         assert!(c.messages.contains_key("u.U"));
         let doc = out.schema.doc("e.M").unwrap();
-        assert_eq!((doc.line, doc.comment.as_str()), (6, "The message."));
+        assert_eq!((doc.line, &*doc.comment), (6, "The message."));
     }
 
     #[test]
