@@ -383,7 +383,7 @@ impl Cache {
     fn compile_new(&mut self, given: &[SourceRef<'_>]) -> Compiled {
         let Gathered {
             files,
-            parsed,
+            mut parsed,
             failed_parse,
             mut diagnostics,
         } = self.gather(given);
@@ -401,8 +401,11 @@ impl Cache {
             .collect();
         let needs_protoc = needs_protoc(&parsed, &deps);
 
+        // Parses no version to come reads leave the cache before the link: protox is then
+        // handed the only copy (moved, not cloned beside the pool it builds).
+        self.forget_spent(&files);
         let (mut pool, link_errors, mut file_docs) =
-            self.link_protox(&files, &parsed, &needs_protoc, &texts, &failed_parse);
+            self.link_protox(&files, &mut parsed, &needs_protoc, &texts, &failed_parse);
 
         // protoc, by unit, for the judged files protox could not link.
         let started = Instant::now();
@@ -438,11 +441,10 @@ impl Cache {
             protoc_done.push(path);
         }
         protoc_done.sort();
-        // The pool holds what the parses said: those no version to come reads go now,
-        // before the model is built beside the pool.
+        // The pool holds what the parses said: the rest of them go before the model is built
+        // beside the pool.
         drop(targets);
         drop(parsed);
-        self.forget_spent(&files);
 
         let started = Instant::now();
         // Files of the set that ended up in the pool (as imports or opened).
