@@ -80,7 +80,7 @@ impl Ignores {
     /// The reason a history-wide hazard (by its id, `HAZARD_NUMBER_REUSED`) on `element` is
     /// ignored, by the config or by a directive in `schema` (the version where it shows).
     pub fn hazard(&self, id: &str, element: &str, schema: &Schema) -> Option<String> {
-        let file = schema.doc(element).map(|d| d.file.as_str());
+        let file = schema.doc(element).map(|d| &*d.file);
         let files: Vec<&str> = file.into_iter().collect();
         self.configured(id, element, &files)
             .or_else(|| inline(id, element, file, schema, None))
@@ -154,7 +154,7 @@ fn inline(
         let stale: Vec<(Vec<String>, String)> = old
             .and_then(|o| o.doc(name))
             .map(|d| {
-                [d.comment.as_str(), d.trailing.as_str()]
+                [&*d.comment, &*d.trailing]
                     .iter()
                     .flat_map(|t| directives(t))
                     .collect()

@@ -222,22 +222,19 @@ pub fn compile_each(
     let total = history.versions.len();
     let mut versions: Vec<Loaded> = Vec::with_capacity(total);
     let over = caps::over_caps(&history.versions, &crate::limits::get());
+    let planned: Vec<Vec<SourceRef<'_>>> = history
+        .versions
+        .iter()
+        .zip(&over)
+        .filter(|(_, over)| over.is_none())
+        .map(|(v, _)| inputs(v))
+        .collect();
+    cache.plan(planned.iter().map(Vec::as_slice));
+    drop(planned);
     for ((i, version), over) in history.versions.into_iter().enumerate().zip(over) {
         let compiled = match over {
             Some(reason) => caps::not_compiled(&version, reason),
-            None => {
-                let inputs: Vec<SourceRef<'_>> = version
-                    .files
-                    .iter()
-                    .map(|f| SourceRef {
-                        path: &f.path,
-                        blob: &f.blob,
-                        text: f.text.as_deref().map_err(String::as_str),
-                        origin: f.origin,
-                    })
-                    .collect();
-                compile_guarded(&mut cache, &inputs)
-            }
+            None => compile_guarded(&mut cache, &inputs(&version)),
         };
         let compiled = with_problems(compiled, &version.problems);
         let (unchanged_since, same_as) = compare_with_earlier(&versions, &compiled);
@@ -266,6 +263,20 @@ pub fn compile_each(
             bytes_read: history.stats.bytes_read,
         },
     }
+}
+
+/// What the compiler reads of a version: its files.
+fn inputs(version: &Version) -> Vec<SourceRef<'_>> {
+    version
+        .files
+        .iter()
+        .map(|f| SourceRef {
+            path: &f.path,
+            blob: &f.blob,
+            text: f.text.as_deref().map_err(String::as_str),
+            origin: f.origin,
+        })
+        .collect()
 }
 
 /// Compiles one version; a panic in the compilers or in our normalization (a bug, on input

@@ -53,14 +53,14 @@ impl Content {
 
 #[derive(Debug, Clone, Serialize, Default, PartialEq, Eq)]
 pub struct Doc {
-    pub file: String,
+    pub file: std::sync::Arc<str>,
     /// 1-based line of the declaration.
     pub line: u32,
     /// The leading comment, trimmed; empty if none.
-    pub comment: String,
+    pub comment: Box<str>,
     /// The trailing comment (on the declaration's line or just below), trimmed; empty if
     /// none. Not compared by COMMENT_CHANGED; read for `protolapse:ignore` directives.
-    pub trailing: String,
+    pub trailing: Box<str>,
 }
 
 /// Element name (`pkg.Msg`, `pkg.Msg.field`, `pkg.Enum.VALUE`, `pkg.Svc.Method`, an

@@ -133,11 +133,11 @@ fn every_declaration_is_modelled() {
 
     let doc = |e: &str| s.doc(e).unwrap_or_else(|| panic!("no doc for {e}"));
     assert_eq!(doc("old.Rec").line, 6);
-    assert_eq!(doc("old.Rec").comment, "A record.");
-    assert_eq!(doc("new.v1.Svc.Watch").comment, "Streams.");
+    assert_eq!(&*doc("old.Rec").comment, "A record.");
+    assert_eq!(&*doc("new.v1.Svc.Watch").comment, "Streams.");
     assert_eq!(doc("new.v1.Msg.plain").line, 8);
     assert_eq!(doc("new.v1.Msg.choice").line, 9);
-    assert_eq!(doc("new.v1.Msg.Color.RED").file, "new.proto");
+    assert_eq!(&*doc("new.v1.Msg.Color.RED").file, "new.proto");
     assert_eq!(doc("old.Level.HIGH").line, 17);
     assert_eq!(doc("old.proto").line, 1);
     assert!(s.root_names().contains(&"new.v1.Svc"));
@@ -244,13 +244,13 @@ fn extensions_are_modelled_by_extendee_and_number() {
     assert_eq!(secret.options["ctype"], "CORD");
     // Extensions have their location and comment.
     let doc = |e: &str| s.doc(e).unwrap_or_else(|| panic!("no doc for {e}"));
-    assert_eq!(doc("ext.note").comment, "A file-level extension.");
+    assert_eq!(&*doc("ext.note").comment, "A file-level extension.");
     assert_eq!(doc("ext.note").line, 12);
     assert_eq!(
-        doc("ext.Scope.scoped").comment,
+        &*doc("ext.Scope.scoped").comment,
         "Declared inside a message."
     );
-    assert_eq!(doc("ext3.owner").file, "ext3.proto");
+    assert_eq!(&*doc("ext3.owner").file, "ext3.proto");
 }
 
 #[test]

@@ -200,6 +200,9 @@ pub struct Cache {
     /// Files (path, blob) protoc rejected: units holding one run alone.
     rejected: HashSet<(String, String)>,
     fingerprints: Memo,
+    /// How many more versions read each planned (path, blob) (see [`Cache::plan`]): a parse
+    /// no later version reads is dropped as soon as its file set is linked.
+    uses_left: HashMap<(String, String), usize>,
     pub stats: CompileStats,
 }
 
@@ -217,22 +220,56 @@ impl Cache {
         Self::default()
     }
 
+    /// Says which files each version to come will compile, in any order: a parse is then
+    /// kept only while a version still to be compiled reads it (a 10 MB file's parse is a
+    /// sixth of its load's peak). Without a plan every parse is kept.
+    pub fn plan<'a>(&mut self, versions: impl IntoIterator<Item = &'a [SourceRef<'a>]>) {
+        for files in versions {
+            for f in files {
+                *self
+                    .uses_left
+                    .entry((f.path.to_string(), f.blob.to_string()))
+                    .or_default() += 1;
+            }
+        }
+    }
+
     /// Compiles a file set, or returns the result of an equal set compiled before.
     pub fn compile(&mut self, files: &[SourceRef<'_>]) -> Arc<Compiled> {
+        for f in files {
+            if let Some(n) = self
+                .uses_left
+                .get_mut(&(f.path.to_string(), f.blob.to_string()))
+            {
+                *n = n.saturating_sub(1);
+            }
+        }
         // Where a file came from decides whether it is judged: part of the key.
         let mut key: Vec<(String, String, Origin)> = files
             .iter()
             .map(|f| (f.path.to_string(), f.blob.to_string(), f.origin))
             .collect();
         key.sort();
-        if let Some(done) = self.sets.get(&key) {
+        if let Some(done) = self.sets.get(&key).cloned() {
             self.stats.sets_reused += 1;
-            return done.clone();
+            self.forget_spent(files);
+            return done;
         }
         let compiled = Arc::new(self.compile_new(files));
         self.stats.sets_compiled += 1;
         self.sets.insert(key, compiled.clone());
         compiled
+    }
+
+    /// Drops the parses of `files` that no planned version still reads.
+    fn forget_spent(&mut self, files: &[SourceRef<'_>]) {
+        for f in files {
+            let key = (f.path.to_string(), f.blob.to_string());
+            if self.uses_left.get(&key) == Some(&0) {
+                self.uses_left.remove(&key);
+                self.parsed.remove(&key);
+            }
+        }
     }
 
     fn parse(&mut self, f: &SourceRef<'_>) -> Result<Parsed, Diagnostic> {
@@ -346,7 +383,7 @@ impl Cache {
     fn compile_new(&mut self, given: &[SourceRef<'_>]) -> Compiled {
         let Gathered {
             files,
-            parsed,
+            mut parsed,
             failed_parse,
             mut diagnostics,
         } = self.gather(given);
@@ -357,14 +394,18 @@ impl Cache {
             .filter(|f| !failed_parse.contains(f.path))
             .filter_map(|f| f.text.ok().map(|t| (f.path, t)))
             .collect();
-        let deps: HashMap<&str, Vec<String>> = parsed
+        // Keyed by the set's paths, not the parses': those go before the model is built.
+        let deps: HashMap<&str, Vec<String>> = files
             .iter()
-            .map(|(p, x)| (p.as_str(), x.imports()))
+            .filter_map(|f| Some((f.path, parsed.get(f.path)?.imports())))
             .collect();
         let needs_protoc = needs_protoc(&parsed, &deps);
 
+        // Parses no version to come reads leave the cache before the link: protox is then
+        // handed the only copy (moved, not cloned beside the pool it builds).
+        self.forget_spent(&files);
         let (mut pool, link_errors, mut file_docs) =
-            self.link_protox(&files, &parsed, &needs_protoc, &texts, &failed_parse);
+            self.link_protox(&files, &mut parsed, &needs_protoc, &texts, &failed_parse);
 
         // protoc, by unit, for the judged files protox could not link.
         let started = Instant::now();
@@ -400,6 +441,10 @@ impl Cache {
             protoc_done.push(path);
         }
         protoc_done.sort();
+        // The pool holds what the parses said: the rest of them go before the model is built
+        // beside the pool.
+        drop(targets);
+        drop(parsed);
 
         let started = Instant::now();
         // Files of the set that ended up in the pool (as imports or opened).

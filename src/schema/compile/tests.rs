@@ -14,6 +14,78 @@ fn src<'a>(path: &'a str, blob: &'a str, text: &'a str) -> SourceRef<'a> {
 mod protox_sets {
     use super::*;
 
+    /// The parses a cache still holds, by (path, blob).
+    fn held(cache: &Cache) -> Vec<(&str, &str)> {
+        let mut out: Vec<_> = cache
+            .parsed
+            .keys()
+            .map(|(p, b)| (p.as_str(), b.as_str()))
+            .collect();
+        out.sort();
+        out
+    }
+
+    #[test]
+    fn a_parse_is_kept_while_a_planned_version_reads_it() {
+        let a = "syntax = \"proto3\";\nmessage A { int32 x = 1; }\n";
+        let b1 = "syntax = \"proto3\";\nmessage B { int32 y = 1; }\n";
+        let b2 = "syntax = \"proto3\";\nmessage B { int64 y = 1; }\n";
+        let v1 = [src("a.proto", "a1", a), src("b.proto", "b1", b1)];
+        let v2 = [src("a.proto", "a1", a), src("b.proto", "b2", b2)];
+        // v1 again, after v2: its set is reused, and the parses it read are spent then.
+        let planned = [&v1[..], &v2[..], &v1[..]];
+
+        let mut cache = Cache::new();
+        cache.plan(planned);
+        cache.compile(&v1);
+        assert_eq!(held(&cache), [("a.proto", "a1"), ("b.proto", "b1")]);
+        cache.compile(&v2);
+        assert_eq!(held(&cache), [("a.proto", "a1"), ("b.proto", "b1")]);
+        let again = cache.compile(&v1);
+        assert!(held(&cache).is_empty(), "{:?}", held(&cache));
+        assert_eq!(again.status, Status::Complete);
+
+        // Without a plan, every parse stays for the sets to come.
+        let mut unplanned = Cache::new();
+        unplanned.compile(&v1);
+        unplanned.compile(&v2);
+        assert_eq!(held(&unplanned).len(), 3);
+    }
+
+    #[test]
+    fn a_parse_given_away_is_read_again_when_an_importer_retries_it() {
+        // a.proto fails to link; protox retries it for each importer after the cache gave
+        // its only parse away.
+        let a = "syntax = \"proto3\";\npackage a;\nmessage A { Missing m = 1; }\n";
+        let b = "syntax = \"proto3\";\npackage b;\nimport \"a.proto\";\nmessage B { a.A x = 1; }\n";
+        let c = "syntax = \"proto3\";\npackage c;\nimport \"b.proto\";\nmessage C { b.B x = 1; }\n";
+        let ok = "syntax = \"proto3\";\npackage d;\nmessage D { int32 x = 1; }\n";
+        let v = [
+            src("a.proto", "a", a),
+            src("b.proto", "b", b),
+            src("c.proto", "c", c),
+            src("d.proto", "d", ok),
+        ];
+        let mut planned = Cache::new();
+        planned.plan([&v[..]]);
+        let given_away = planned.compile(&v);
+        assert!(held(&planned).is_empty());
+        let kept = Cache::new().compile(&v);
+        assert_eq!(given_away.diagnostics, kept.diagnostics);
+        assert_eq!(given_away.status, Status::Partial);
+        assert_eq!((given_away.files_ok, given_away.files_total), (1, 4));
+        let first = &given_away.diagnostics[0];
+        assert_eq!((first.file.as_str(), first.line), ("a.proto", 3));
+        assert!(
+            given_away
+                .diagnostics
+                .iter()
+                .any(|d| d.file == "c.proto" && d.message.contains("a.proto")),
+            "{:?}",
+            given_away.diagnostics
+        );
+    }
+
     #[test]
     fn a_broken_file_leaves_the_rest() {
         let mut cache = Cache::new();
@@ -178,7 +250,7 @@ enum E { option features.enum_type = CLOSED; Z = 0; ONE = 1; }
         assert!(c.enums["e.E"].closed);
         assert!(c.messages.contains_key("u.U"));
         let doc = out.schema.doc("e.M").unwrap();
-        assert_eq!((doc.line, doc.comment.as_str()), (6, "The message."));
+        assert_eq!((doc.line, &*doc.comment), (6, "The message."));
     }
 
     #[test]

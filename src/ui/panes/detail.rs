@@ -99,7 +99,7 @@ fn subject(app: &App, c: &Comparison) -> Option<Subject> {
         .doc(&n.element)
         .or_else(|| schema_old.doc(n.old_element.as_deref().unwrap_or(&n.element)));
     let location = doc.map(|d| located(format!("{}:{}", d.file, d.line), c));
-    let comment = doc.map(|d| d.comment.clone()).filter(|s| !s.is_empty());
+    let comment = doc.map(|d| d.comment.to_string()).filter(|s| !s.is_empty());
     let container = n.container.1.clone().or(n.container.0.clone());
     let life = match (n.kind, container, n.number) {
         (NodeKind::Field | NodeKind::Value, Some(ct), Some(num)) => Some((ct, num)),

@@ -124,7 +124,7 @@ fn comments_do_not_change_the_fingerprint_but_content_does() {
     );
     assert_eq!(p.versions[2].unchanged_since, None);
     let a = p.versions[1].compiled.schema.doc("p.A").unwrap();
-    assert_eq!((a.comment.as_str(), a.line), ("Reworded.", 5));
+    assert_eq!((&*a.comment, a.line), ("Reworded.", 5));
     let x = p.versions[1].compiled.schema.doc("p.A.x").unwrap();
-    assert_eq!((x.file.as_str(), x.line), ("a.proto", 6));
+    assert_eq!((&*x.file, x.line), ("a.proto", 6));
 }
