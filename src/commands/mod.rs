@@ -15,7 +15,7 @@ use anyhow::{Context, Result, anyhow, bail};
 
 use protolapse::config::{Config, Given};
 use protolapse::history as git_history;
-use protolapse::load::{self, Loaded, Project};
+use protolapse::load::{self, Loaded, Project, VersionId, needs};
 use protolapse::sanitize;
 use protolapse::schema::graph::closest;
 
@@ -38,9 +38,21 @@ pub struct Opened {
     _demo: Option<tempfile::TempDir>,
 }
 
-/// Loads the history a command names: the demo, or a repository with its config. With
-/// `worktree_always`, the working tree is a version even when it equals HEAD.
+/// Loads the history a command names and compiles every version: the demo, or a repository
+/// with its config. With `worktree_always`, the working tree is a version even when it equals
+/// HEAD.
 pub fn open(source: &Source<'_>, worktree_always: bool) -> Result<Opened> {
+    open_with(source, worktree_always, None)
+}
+
+/// As [`open`], compiling only the versions named (`diff`, `graph --at`): the others stay
+/// pending and are no part of the command's output. An unknown name is the error
+/// [`find_version`] gives.
+pub fn open_only(source: &Source<'_>, names: &[&str]) -> Result<Opened> {
+    open_with(source, false, Some(names))
+}
+
+fn open_with(source: &Source<'_>, worktree_always: bool, only: Option<&[&str]>) -> Result<Opened> {
     let (path, demo) = if source.demo {
         let dir = git_history::demo::build()?;
         (dir.path().to_path_buf(), Some(dir))
@@ -53,13 +65,26 @@ pub fn open(source: &Source<'_>, worktree_always: bool) -> Result<Opened> {
     };
     let root = git_history::repo_root(&path)?;
     let config = Config::load(&root)?.unwrap_or_default();
-    let project = load::load(
-        &path,
-        &config.history_options(&source.given, worktree_always),
-        |_, _| {},
-    )?;
+    let opts = config.history_options(&source.given, worktree_always);
+    let project = match only {
+        None => load::load(&path, &opts, |_, _| {})?,
+        Some(names) => {
+            let unread = needs::unread(git_history::load(&path, &opts)?);
+            if let Some(e) = unread.no_protos() {
+                bail!("{e}");
+            }
+            let ids = names
+                .iter()
+                .map(|n| find_version(&unread, n).map(|v| v.id))
+                .collect::<Result<Vec<VersionId>>>()?;
+            needs::compile_more(unread, &ids)
+        }
+    };
     if let Some(e) = project.no_protos() {
         bail!("{e}");
+    }
+    if std::env::var_os(needs::DEBUG_VAR).is_some() {
+        eprintln!("{}", needs::compiled_line(&project));
     }
     Ok(Opened {
         project,
