@@ -233,7 +233,13 @@ fn dispatch(cli: Cli) -> Result<bool> {
             judge,
             format,
         } => {
-            let opened = commands::open(&source.read()?, true)?;
+            let opened = commands::open_check(
+                &source.read()?,
+                &source.flags.revs,
+                against.as_deref(),
+                publish.as_deref(),
+                root.as_deref(),
+            )?;
             let settings = judge.settings(&opened, root)?;
             let out = match format {
                 CheckFormat::Text => CheckOut::Text,

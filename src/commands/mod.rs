@@ -19,7 +19,7 @@ use protolapse::load::{self, Loaded, Project, VersionId, needs};
 use protolapse::sanitize;
 use protolapse::schema::graph::closest;
 
-pub use check::{CheckOut, check};
+pub use check::{CheckOut, check, open_check};
 pub use explain::explain;
 pub use graph::{GraphOut, graph};
 pub use history::{blame, diff, log};
@@ -49,10 +49,28 @@ pub fn open(source: &Source<'_>, worktree_always: bool) -> Result<Opened> {
 /// pending and are no part of the command's output. An unknown name is the error
 /// [`find_version`] gives.
 pub fn open_only(source: &Source<'_>, names: &[&str]) -> Result<Opened> {
-    open_with(source, false, Some(names))
+    open_with(
+        source,
+        false,
+        Some(&|unread, _| {
+            let ids = names
+                .iter()
+                .map(|n| find_version(&unread, n).map(|v| v.id))
+                .collect::<Result<Vec<VersionId>>>()?;
+            Ok(needs::compile_more(unread, &ids))
+        }),
+    )
 }
 
-fn open_with(source: &Source<'_>, worktree_always: bool, only: Option<&[&str]>) -> Result<Opened> {
+/// How a command compiles what it needs, given the history with nothing compiled and the
+/// config; None: every version.
+type Compile<'a> = Option<&'a dyn Fn(Project, &Config) -> Result<Project>>;
+
+pub(crate) fn open_with(
+    source: &Source<'_>,
+    worktree_always: bool,
+    compile: Compile<'_>,
+) -> Result<Opened> {
     let (path, demo) = if source.demo {
         let dir = git_history::demo::build()?;
         (dir.path().to_path_buf(), Some(dir))
@@ -66,18 +84,14 @@ fn open_with(source: &Source<'_>, worktree_always: bool, only: Option<&[&str]>) 
     let root = git_history::repo_root(&path)?;
     let config = Config::load(&root)?.unwrap_or_default();
     let opts = config.history_options(&source.given, worktree_always);
-    let project = match only {
+    let project = match compile {
         None => load::load(&path, &opts, |_, _| {})?,
-        Some(names) => {
+        Some(compile) => {
             let unread = needs::unread(git_history::load(&path, &opts)?);
             if let Some(e) = unread.no_protos() {
                 bail!("{e}");
             }
-            let ids = names
-                .iter()
-                .map(|n| find_version(&unread, n).map(|v| v.id))
-                .collect::<Result<Vec<VersionId>>>()?;
-            needs::compile_more(unread, &ids)
+            compile(unread, &config)?
         }
     };
     if let Some(e) = project.no_protos() {
