@@ -198,3 +198,45 @@ fn compiling_out_of_order_gives_the_same_history() {
         key(&shuffled)
     );
 }
+
+/// The history cap is decided on statements, not on the bytes that could be one: semicolons
+/// in a comment do not take a history past it, and statements do.
+#[test]
+fn the_history_cap_counts_statements_not_semicolons_in_comments() {
+    let mut r = Repo::new();
+    let noise = format!("// {}\n", ";".repeat(200));
+    r.write(
+        "a.proto",
+        &proto("p", &format!("{noise}message A {{ int32 x = 1; }}")),
+    );
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write(
+        "a.proto",
+        &proto(
+            "p",
+            &format!("{noise}message A {{ int32 x = 1; int32 y = 2; }}"),
+        ),
+    );
+    r.commit("two");
+    r.tag("v2.0.0");
+    let status = |cap: &str| {
+        let (code, out, err) = run_with(
+            &["log", "--format", "json"],
+            &r,
+            &[("PROTOLAPSE_MAX_HISTORY_STATEMENTS", cap)],
+        );
+        assert_eq!(code, 0, "{err}");
+        let json: serde_json::Value = serde_json::from_str(&out).expect("json");
+        json["versions"]
+            .as_array()
+            .expect("versions")
+            .iter()
+            .map(|v| v["status"].as_str().unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+    };
+    // 4 + 5 statements: within 20, although the comments hold 400 semicolons.
+    assert_eq!(status("20"), ["complete", "complete"]);
+    // Past 8: the oldest is not compiled.
+    assert_eq!(status("8"), ["failed", "complete"]);
+}
