@@ -240,3 +240,33 @@ fn the_history_cap_counts_statements_not_semicolons_in_comments() {
     // Past 8: the oldest is not compiled.
     assert_eq!(status("8"), ["failed", "complete"]);
 }
+
+/// `check --rev` compiles the subject, the tags up to its base and the tag its version is
+/// released as: a broken newer tag is not compiled, and the report is the one of a history
+/// without it. A root is looked up newest first: the working tree, which has it, is compiled
+/// too.
+#[test]
+fn check_compiles_the_subject_and_the_tags_up_to_its_base() {
+    let mut r = two_versions();
+    let args = ["check", "--rev", "HEAD", "--format", "json"];
+    let (code, alone, err) = run_with(&args, &r, &[]);
+    assert!(code == 0 || code == 1, "{err}");
+    // v2.0.0's commit is now HEAD~1.
+    add_broken(&mut r);
+    let args = ["check", "--rev", "HEAD~1", "--format", "json"];
+    let (code, out, err) = run_with(&args, &r, &[]);
+    assert!(code == 0 || code == 1, "{err}");
+    assert_eq!(out.replace("HEAD~1", "HEAD"), alone);
+    assert!(
+        err.contains("compiled 3 of 5 versions: v1.0.0, v2.0.0, HEAD~1"),
+        "{err}"
+    );
+    let (_, _, err) = run_with(&["check", "--rev", "HEAD~1", "--root", "A"], &r, &[]);
+    assert!(
+        err.contains("compiled 4 of 5 versions: v1.0.0, v2.0.0, HEAD~1, WORKTREE"),
+        "{err}"
+    );
+    // Without a revision the working tree builds on every tag: all are compiled.
+    let (_, _, err) = run_with(&["check"], &r, &[]);
+    assert!(err.contains("compiled 4 of 4 versions"), "{err}");
+}
