@@ -270,3 +270,72 @@ fn check_compiles_the_subject_and_the_tags_up_to_its_base() {
     let (_, _, err) = run_with(&["check"], &r, &[]);
     assert!(err.contains("compiled 4 of 4 versions"), "{err}");
 }
+
+/// The terminal UI's loader sends the newest version's base, then the newest version, then
+/// the rest; the finder's index still takes versions in history order, and the versions
+/// compiled ahead are sent again with their final earlier-content links.
+#[test]
+fn the_loader_sends_the_newest_version_and_its_base_first() {
+    use protolapse::explore::names::Index;
+    use protolapse::ui::app::Action;
+    use protolapse::ui::runtime::loader::{self, LoadOptions, Source};
+    use protolapse::ui::runtime::worker::Inbox;
+    use std::sync::RwLock;
+
+    let names = RwLock::new(Index::new());
+    let inbox = Inbox::default();
+    loader::run(
+        &Source::Demo,
+        &LoadOptions::default(),
+        &names,
+        &inbox,
+        &|| {},
+    )
+    .expect("demo");
+    let actions = inbox.drain();
+    let Some(Action::Loaded(project)) = actions.last() else {
+        panic!("the load ends with the project");
+    };
+    let n = project.versions.len();
+    let compiled: Vec<usize> = actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Compiled(i, _) => Some(*i),
+            _ => None,
+        })
+        .collect();
+    let newest = n - 1;
+    let base = load::lineage::previous_relevant(&project.versions, load::VersionId::at(newest))
+        .expect("the newest has a base")
+        .index();
+    assert_eq!(compiled[..2], [base, newest], "{compiled:?}");
+    // Every version once, then the two sent ahead again with their final links.
+    assert_eq!(compiled.len(), n + 2, "{compiled:?}");
+    let indexed: Vec<usize> = actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Indexed(k) => Some(*k),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(indexed, (1..=n).collect::<Vec<_>>());
+    // The index is the one built in history order.
+    let mut in_order = Index::new();
+    for (i, v) in project.versions.iter().enumerate() {
+        in_order.add(i, &v.compiled.schema.content);
+    }
+    assert_eq!(names.read().expect("index").entries, in_order.entries);
+    // The last copy of each version sent is the project's.
+    let mut last = vec![None; n];
+    for a in &actions {
+        if let Action::Compiled(i, v) = a {
+            last[*i] = Some((v.unchanged_since, v.same_as));
+        }
+    }
+    let want: Vec<_> = project
+        .versions
+        .iter()
+        .map(|v| Some((v.unchanged_since, v.same_as)))
+        .collect();
+    assert_eq!(last, want);
+}
