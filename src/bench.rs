@@ -170,6 +170,10 @@ fn ui(path: &Path, opts: &HistoryOptions, root: Option<String>) -> Result<()> {
     );
     println!("first frame         {:>8.1} ms", ms(f.first_frame));
     println!(
+        "graph visible       {:>8.1} ms  (the newest version and its base compiled, their comparison drawn)",
+        ms(f.graph_visible)
+    );
+    println!(
         "browsable           {:>8.1} ms  (every version compiled and indexed, analysis and comparison drawn)",
         ms(f.browsable)
     );

@@ -233,7 +233,13 @@ fn dispatch(cli: Cli) -> Result<bool> {
             judge,
             format,
         } => {
-            let opened = commands::open(&source.read()?, true)?;
+            let opened = commands::open_check(
+                &source.read()?,
+                &source.flags.revs,
+                against.as_deref(),
+                publish.as_deref(),
+                root.as_deref(),
+            )?;
             let settings = judge.settings(&opened, root)?;
             let out = match format {
                 CheckFormat::Text => CheckOut::Text,
@@ -274,7 +280,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
             root,
             format,
         } => {
-            let opened = commands::open(&source.read()?, false)?;
+            let opened = commands::open_only(&source.read()?, &[&at])?;
             let root = root.or_else(|| opened.config.root.clone());
             let out = match format {
                 GraphFormat::Text => GraphOut::Text,
@@ -298,7 +304,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
                     args.len()
                 ),
             };
-            let opened = commands::open(&Source { repo, flags }.read()?, false)?;
+            let opened = commands::open_only(&Source { repo, flags }.read()?, &[&old, &new])?;
             let settings = opened.config.settings().map_err(|e| anyhow!(e))?;
             let root = root.or_else(|| opened.config.root.clone());
             let text = commands::diff(

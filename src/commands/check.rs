@@ -2,13 +2,16 @@
 
 use anyhow::{Result, anyhow, bail};
 
+use protolapse::config::Config;
 use protolapse::history::VersionKind;
-use protolapse::load::{VersionId, lineage};
+use protolapse::judge::Scope;
+use protolapse::load::{Loaded, Project, VersionId, lineage, needs};
 use protolapse::policy::{self, Policy, Settings, gate};
 use protolapse::report;
 use protolapse::sanitize;
+use protolapse::schema::Status;
 
-use super::{Opened, pretty};
+use super::{Opened, Source, pretty};
 
 /// Output formats of `check`.
 pub enum CheckOut {
@@ -29,20 +32,7 @@ pub fn check(
 ) -> Result<(String, bool)> {
     let project = &opened.project;
     let versions = &project.versions;
-    let subject = match revs.last() {
-        Some(rev) => versions
-            .iter()
-            .find(|v| v.version.kind == VersionKind::Rev && &v.version.name == rev)
-            .ok_or_else(|| anyhow!("revision `{}` was not loaded", sanitize::line(rev)))?,
-        None => versions
-            .iter()
-            .find(|v| v.version.kind == VersionKind::Worktree)
-            .ok_or_else(|| {
-                anyhow!(
-                    "no working tree to check (a bare repository?)\n  help: name what to check with --rev REV"
-                )
-            })?,
-    };
+    let subject = subject_of(versions, revs)?;
     if subject.schema().is_none() {
         bail!(
             "{} does not compile, so it cannot be checked: {}",
@@ -50,23 +40,7 @@ pub fn check(
             subject.first_diagnostic()
         );
     }
-    // The version about to be published: --version, else the buffrs manifest's.
-    let version = match publish {
-        Some(x) => Some(
-            semver::Version::parse(x.trim_start_matches('v'))
-                .map_err(|e| anyhow!("--version `{}` is not semver: {e}", sanitize::line(x)))?,
-        ),
-        None => match subject
-            .version
-            .manifest
-            .as_deref()
-            .map(policy::buffrs::parse)
-        {
-            Some(Ok(Some(m))) => Some(m.version),
-            // A revision on a tagged commit is that release.
-            _ => lineage::implied_version(versions, subject.id).cloned(),
-        },
-    };
+    let version = publishing(versions, subject, publish)?;
     let base: VersionId = match against {
         Some("latest") => lineage::latest_release(versions),
         Some(name) => Some(
@@ -148,4 +122,145 @@ pub fn check(
         CheckOut::Sarif => pretty(&report::check::to_sarif(&report))?,
     };
     Ok((text, report.pass))
+}
+
+/// The version checked: the last `--rev`, else the working tree.
+fn subject_of<'v>(versions: &'v [Loaded], revs: &[String]) -> Result<&'v Loaded> {
+    match revs.last() {
+        Some(rev) => versions
+            .iter()
+            .find(|v| v.version.kind == VersionKind::Rev && &v.version.name == rev)
+            .ok_or_else(|| anyhow!("revision `{}` was not loaded", sanitize::line(rev))),
+        None => versions
+            .iter()
+            .find(|v| v.version.kind == VersionKind::Worktree)
+            .ok_or_else(|| {
+                anyhow!(
+                    "no working tree to check (a bare repository?)\n  help: name what to check with --rev REV"
+                )
+            }),
+    }
+}
+
+/// The version about to be published: --version, else the buffrs manifest's, else (a
+/// revision on a tagged commit) that release.
+fn publishing(
+    versions: &[Loaded],
+    subject: &Loaded,
+    publish: Option<&str>,
+) -> Result<Option<semver::Version>> {
+    Ok(match publish {
+        Some(x) => Some(
+            semver::Version::parse(x.trim_start_matches('v'))
+                .map_err(|e| anyhow!("--version `{}` is not semver: {e}", sanitize::line(x)))?,
+        ),
+        None => match subject
+            .version
+            .manifest
+            .as_deref()
+            .map(policy::buffrs::parse)
+        {
+            Some(Ok(Some(m))) => Some(m.version),
+            _ => lineage::implied_version(versions, subject.id).cloned(),
+        },
+    })
+}
+
+/// Loads the history for `check` and compiles what the gate reads: the subject, every tag up
+/// to its base (the policy's window, the hazards and the base's choice read them), the tag
+/// already carrying the version to publish, and the versions the root is looked up in
+/// (newest first, until one has it). When the base cannot be known without them (`latest`,
+/// or no release the subject builds on compiled), every version.
+pub fn open_check(
+    source: &Source<'_>,
+    revs: &[String],
+    against: Option<&str>,
+    publish: Option<&str>,
+    root: Option<&str>,
+) -> Result<Opened> {
+    super::open_with(
+        source,
+        true,
+        Some(&|unread: Project, config: &Config| {
+            let every = needs::every(unread.versions.len());
+            let mut project = match first_needs(&unread, revs, against, publish) {
+                Some(ids) => needs::compile_more(unread, &ids),
+                None => needs::compile_more(unread, &every),
+            };
+            // The base, when it was looked for among the releases the subject builds on,
+            // must be one of them: else it is looked for among every tag.
+            if against.is_none()
+                && let Ok(subject) = subject_of(&project.versions, revs)
+                && let Ok(None) = publishing(&project.versions, subject, publish)
+            {
+                let base = lineage::base_for(&project.versions, subject.id, None);
+                let built_on = subject.version.ancestors.as_ref();
+                if !base.is_some_and(|b| built_on.is_some_and(|a| a.contains(&b))) {
+                    project = needs::compile_more(project, &every);
+                }
+            }
+            // The root, looked up newest first: every version up to the one that has it.
+            let root = root.or(config.root.as_deref());
+            for _ in 0..2 {
+                let Some(want) = root else { break };
+                let read = read_for_root(&project.versions, want);
+                if read.is_empty() {
+                    break;
+                }
+                project = needs::compile_more(project, &read);
+            }
+            Ok(project)
+        }),
+    )
+}
+
+/// The pending versions a root's lookup (newest first, until a version has it) would read.
+fn read_for_root(versions: &[Loaded], root: &str) -> Vec<VersionId> {
+    let mut pending = Vec::new();
+    for v in versions.iter().rev() {
+        if v.status() == Status::Pending {
+            pending.push(v.id);
+        } else if Scope::resolve(Some(root), [v], String::new).is_ok() {
+            break;
+        }
+    }
+    pending
+}
+
+/// What `check` compiles first (None: every version), from the versions' headers alone.
+fn first_needs(
+    unread: &Project,
+    revs: &[String],
+    against: Option<&str>,
+    publish: Option<&str>,
+) -> Option<Vec<VersionId>> {
+    let versions = &unread.versions;
+    let subject = subject_of(versions, revs).ok()?;
+    let x = publishing(versions, subject, publish).ok()?;
+    // The greatest tag the base can be.
+    let top = match (against, &x) {
+        (Some("latest"), _) => return None,
+        (Some(name), _) => unread.find(name)?.id,
+        (None, Some(x)) => lineage::below(versions, x, |t| t.id != subject.id)
+            .into_iter()
+            .max()?,
+        (None, None) => subject.version.ancestors.as_ref()?.iter().copied().max()?,
+    };
+    let tag = |v: &&Loaded| v.version.kind == VersionKind::Tag;
+    let mut ids: Vec<VersionId> = versions
+        .iter()
+        .filter(tag)
+        .filter(|v| v.id <= top)
+        .map(|v| v.id)
+        .chain([subject.id, top])
+        .collect();
+    // The tag already released as the version to publish.
+    ids.extend(
+        versions
+            .iter()
+            .filter(tag)
+            .filter(|v| x.is_some() && v.version.semver == x)
+            .map(|v| v.id),
+    );
+    Some(ids)
 }

@@ -15,11 +15,11 @@ use anyhow::{Context, Result, anyhow, bail};
 
 use protolapse::config::{Config, Given};
 use protolapse::history as git_history;
-use protolapse::load::{self, Loaded, Project};
+use protolapse::load::{self, Loaded, Project, VersionId, needs};
 use protolapse::sanitize;
 use protolapse::schema::graph::closest;
 
-pub use check::{CheckOut, check};
+pub use check::{CheckOut, check, open_check};
 pub use explain::explain;
 pub use graph::{GraphOut, graph};
 pub use history::{blame, diff, log};
@@ -38,9 +38,39 @@ pub struct Opened {
     _demo: Option<tempfile::TempDir>,
 }
 
-/// Loads the history a command names: the demo, or a repository with its config. With
-/// `worktree_always`, the working tree is a version even when it equals HEAD.
+/// Loads the history a command names and compiles every version: the demo, or a repository
+/// with its config. With `worktree_always`, the working tree is a version even when it equals
+/// HEAD.
 pub fn open(source: &Source<'_>, worktree_always: bool) -> Result<Opened> {
+    open_with(source, worktree_always, None)
+}
+
+/// As [`open`], compiling only the versions named (`diff`, `graph --at`): the others stay
+/// pending and are no part of the command's output. An unknown name is the error
+/// [`find_version`] gives.
+pub fn open_only(source: &Source<'_>, names: &[&str]) -> Result<Opened> {
+    open_with(
+        source,
+        false,
+        Some(&|unread, _| {
+            let ids = names
+                .iter()
+                .map(|n| find_version(&unread, n).map(|v| v.id))
+                .collect::<Result<Vec<VersionId>>>()?;
+            Ok(needs::compile_more(unread, &ids))
+        }),
+    )
+}
+
+/// How a command compiles what it needs, given the history with nothing compiled and the
+/// config; None: every version.
+type Compile<'a> = Option<&'a dyn Fn(Project, &Config) -> Result<Project>>;
+
+pub(crate) fn open_with(
+    source: &Source<'_>,
+    worktree_always: bool,
+    compile: Compile<'_>,
+) -> Result<Opened> {
     let (path, demo) = if source.demo {
         let dir = git_history::demo::build()?;
         (dir.path().to_path_buf(), Some(dir))
@@ -53,13 +83,22 @@ pub fn open(source: &Source<'_>, worktree_always: bool) -> Result<Opened> {
     };
     let root = git_history::repo_root(&path)?;
     let config = Config::load(&root)?.unwrap_or_default();
-    let project = load::load(
-        &path,
-        &config.history_options(&source.given, worktree_always),
-        |_, _| {},
-    )?;
+    let opts = config.history_options(&source.given, worktree_always);
+    let project = match compile {
+        None => load::load(&path, &opts, |_, _| {})?,
+        Some(compile) => {
+            let unread = needs::unread(git_history::load(&path, &opts)?);
+            if let Some(e) = unread.no_protos() {
+                bail!("{e}");
+            }
+            compile(unread, &config)?
+        }
+    };
     if let Some(e) = project.no_protos() {
         bail!("{e}");
+    }
+    if std::env::var_os(needs::DEBUG_VAR).is_some() {
+        eprintln!("{}", needs::compiled_line(&project));
     }
     Ok(Opened {
         project,

@@ -15,6 +15,10 @@ use crate::schema::Compiled;
 
 /// Per version, in history order: why it is not compiled (one line), or None.
 pub(super) fn over_caps(versions: &[Version], limits: &Limits) -> Vec<Option<String>> {
+    // Every statement ends in a `;` or opens with a `{`: when the bytes that could be one
+    // do not reach the history cap over all the distinct file sets, no version passes it,
+    // and no statement needs counting (protobuf's 384 tags: no tokenizing at all).
+    let within = history_within(versions, limits.history_statements);
     let mut by_blob: HashMap<&str, usize> = HashMap::new();
     let mut counted: HashSet<Vec<(&str, &str)>> = HashSet::new();
     let mut total = 0usize;
@@ -41,7 +45,7 @@ pub(super) fn over_caps(versions: &[Version], limits: &Limits) -> Vec<Option<Str
                 .map(|f| (f.path.as_str(), f.blob.as_str()))
                 .collect();
             key.sort_unstable();
-            if counted.contains(&key) {
+            if within || counted.contains(&key) {
                 return None;
             }
             let statements: usize = v
@@ -69,6 +73,37 @@ pub(super) fn over_caps(versions: &[Version], limits: &Limits) -> Vec<Option<Str
         .collect();
     out.reverse();
     out
+}
+
+/// Whether the history's distinct file sets hold at most `cap` bytes that can end or open
+/// a statement (`;`, `{`): an upper bound of their statements.
+fn history_within(versions: &[Version], cap: usize) -> bool {
+    let mut by_blob: HashMap<&str, usize> = HashMap::new();
+    let mut seen: HashSet<Vec<(&str, &str)>> = HashSet::new();
+    let mut total = 0usize;
+    for v in versions {
+        let mut key: Vec<(&str, &str)> = v
+            .files
+            .iter()
+            .map(|f| (f.path.as_str(), f.blob.as_str()))
+            .collect();
+        key.sort_unstable();
+        if !seen.insert(key) {
+            continue;
+        }
+        for f in &v.files {
+            let n = *by_blob.entry(f.blob.as_str()).or_insert_with(|| {
+                f.text.as_deref().map_or(0, |t| {
+                    t.bytes().filter(|b| matches!(b, b';' | b'{')).count()
+                })
+            });
+            total = total.saturating_add(n);
+        }
+        if total > cap {
+            return false;
+        }
+    }
+    true
 }
 
 /// The compile state of a version over a cap: failed, with the reason as its diagnostic.

@@ -8,13 +8,14 @@
 
 mod caps;
 pub mod lineage;
+pub mod needs;
 
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::history::{self, History, HistoryError, HistoryOptions, SkippedTag, Version};
+use crate::history::{self, History, HistoryError, HistoryOptions, Origin, SkippedTag, Version};
 use crate::schema::{Cache, CompileStats, Compiled, Diagnostic, Schema, SourceRef, Status};
 
 pub use crate::history::VersionId;
@@ -127,10 +128,20 @@ impl Project {
     /// The error to report when no version has a `.proto` file under its proto roots.
     pub fn no_protos(&self) -> Option<String> {
         // A version that says why it has no files (a malformed buf.yaml) shows it instead.
+        // A version not compiled (yet) counts the files compiling it would judge.
+        let judged = |v: &Loaded| match v.status() {
+            Status::Pending => v
+                .version
+                .files
+                .iter()
+                .filter(|f| f.origin == Origin::Root)
+                .count(),
+            _ => v.compiled.files_total,
+        };
         if !self
             .versions
             .iter()
-            .all(|v| v.compiled.files_total == 0 && v.version.problems.is_empty())
+            .all(|v| judged(v) == 0 && v.version.problems.is_empty())
         {
             return None;
         }
@@ -208,47 +219,61 @@ pub fn compile_history(
     started: Instant,
     mut progress: impl FnMut(usize, usize),
 ) -> Project {
-    compile_each(history, started, |_, done, total| progress(done, total))
+    let all = needs::every(history.versions.len());
+    compile_each(history, started, &all, |_, done, total| {
+        progress(done, total)
+    })
 }
 
-/// As [`compile_history`], handing each version to `each(version, done, total)` as soon as it
-/// is compiled (the terminal UI fills its panes with them while the rest compiles).
+/// Compiles the versions `order` names, in that order, handing each to
+/// `each(version, done, total)` as soon as it is compiled (the terminal UI fills its panes
+/// with them while the rest compiles; `total` is `order`'s length). A version `order` leaves
+/// out stays [`Status::Pending`]: nothing about it is known (see [`needs`]). The caps are
+/// decided over the whole history either way, so a version is over them or not whatever a
+/// command compiles.
 pub fn compile_each(
     history: History,
     started: Instant,
+    order: &[VersionId],
     mut each: impl FnMut(&Loaded, usize, usize),
 ) -> Project {
     let mut cache = Cache::new();
-    let total = history.versions.len();
-    let mut versions: Vec<Loaded> = Vec::with_capacity(total);
-    let over = caps::over_caps(&history.versions, &crate::limits::get());
-    let planned: Vec<Vec<SourceRef<'_>>> = history
+    let total = order.len();
+    let mut over = caps::over_caps(&history.versions, &crate::limits::get());
+    let mut versions: Vec<Loaded> = history
         .versions
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| Loaded::pending(VersionId::at(i), v))
+        .collect();
+    // What this call compiles is planned: a parse is kept while one of those still reads it.
+    let planned: Vec<Vec<SourceRef<'_>>> = order
         .iter()
-        .zip(&over)
-        .filter(|(_, over)| over.is_none())
-        .map(|(v, _)| inputs(v))
+        .filter(|id| over.get(id.index()).is_some_and(Option::is_none))
+        .filter_map(|id| versions.get(id.index()).map(|l| inputs(&l.version)))
         .collect();
     cache.plan(planned.iter().map(Vec::as_slice));
     drop(planned);
-    for ((i, version), over) in history.versions.into_iter().enumerate().zip(over) {
-        let compiled = match over {
-            Some(reason) => caps::not_compiled(&version, reason),
-            None => compile_guarded(&mut cache, &inputs(&version)),
+    for (done, id) in order.iter().enumerate() {
+        let i = id.index();
+        let (Some(over), Some(version)) = (over.get_mut(i), versions.get(i).map(|l| &l.version))
+        else {
+            continue;
+        };
+        let compiled = match over.take() {
+            Some(reason) => caps::not_compiled(version, reason),
+            None => compile_guarded(&mut cache, &inputs(version)),
         };
         let compiled = with_problems(compiled, &version.problems);
-        let (unchanged_since, same_as) = compare_with_earlier(&versions, &compiled);
-        versions.push(Loaded {
-            id: VersionId::at(i),
-            failed_files: Arc::new(failed_files(&version, &compiled)),
-            version,
-            compiled,
-            unchanged_since,
-            same_as,
-        });
-        if let Some(last) = versions.last() {
-            each(last, i + 1, total);
-        }
+        let failed = Arc::new(failed_files(version, &compiled));
+        let (unchanged_since, same_as) = compare_with_earlier(&versions[..i], &compiled);
+        let l = &mut versions[i];
+        (l.compiled, l.failed_files) = (compiled, failed);
+        (l.unchanged_since, l.same_as) = (unchanged_since, same_as);
+        each(l, done + 1, total);
+    }
+    if !order.is_sorted() {
+        relink(&mut versions);
     }
     Project {
         repo_root: history.repo_root,
@@ -335,6 +360,17 @@ fn same_content(a: &Compiled, b: &Compiled) -> bool {
     }
     std::ptr::eq(a, b)
         || (a.schema.fingerprint == b.schema.fingerprint && a.schema.content == b.schema.content)
+}
+
+/// The earlier-content links of every version again, in history order: a version compiled
+/// before those ahead of it (out of order) could not be linked to them then.
+pub(crate) fn relink(versions: &mut [Loaded]) {
+    for i in 0..versions.len() {
+        let (earlier, rest) = versions.split_at_mut(i);
+        if let Some(v) = rest.first_mut() {
+            (v.unchanged_since, v.same_as) = compare_with_earlier(earlier, &v.compiled);
+        }
+    }
 }
 
 fn compare_with_earlier(

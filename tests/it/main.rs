@@ -22,6 +22,7 @@ mod hostile_nesting;
 mod hostile_renames;
 mod layers;
 mod model;
+mod needs;
 mod not_judged;
 mod options;
 mod pairing_real;

@@ -287,8 +287,9 @@ impl App {
     }
 
     fn compiled_one(&mut self, i: usize, loaded: crate::load::Loaded) {
-        if let Phase::Compiling { done, .. } = &mut self.phase {
-            *done = (*done).max(i + 1);
+        // Counted, not taken from `i`: the newest version compiles first.
+        if let Phase::Compiling { done, total } = &mut self.phase {
+            *done = (*done + 1).min(*total);
         }
         if let Some(v) = self.versions.get_mut(i) {
             *v = loaded;

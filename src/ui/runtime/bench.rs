@@ -8,6 +8,7 @@ use anyhow::Result;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+use crate::schema::Status;
 use crate::ui::app::action::{Action, Command};
 use crate::ui::app::{App, Overlay, Pane, Phase};
 use crate::ui::runtime::event_loop::{Options, Runtime};
@@ -31,6 +32,9 @@ pub struct Press {
 #[derive(Debug, Clone)]
 pub struct Figures {
     pub first_frame: Duration,
+    /// The selected version's graph drawn with its comparison (with a root; else the first
+    /// version compiled), while the rest of the history may still compile.
+    pub graph_visible: Duration,
     /// Every version compiled, the analysis and the comparison of the selected pair drawn.
     pub browsable: Duration,
     pub versions: usize,
@@ -114,6 +118,14 @@ pub fn measure(
     )?;
     let first_frame = started.elapsed();
     let mut d = Driver { rt };
+    d.until(Duration::from_secs(600), |a: &App| {
+        browsable(a)
+            || match &a.root {
+                Some(_) => a.current().is_some(),
+                None => a.versions.iter().any(|v| v.status() != Status::Pending),
+            }
+    })?;
+    let graph_visible = started.elapsed();
     d.until(Duration::from_secs(600), browsable)?;
     let browsable_at = started.elapsed();
     let app = &d.rt.app;
@@ -202,6 +214,7 @@ pub fn measure(
     });
     Ok(Figures {
         first_frame,
+        graph_visible,
         browsable: browsable_at,
         versions,
         root,

@@ -2,6 +2,7 @@
 //! announces the versions, then hands over each version as it compiles, indexing its names
 //! for the finder on the way.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, PoisonError, RwLock};
@@ -97,6 +98,11 @@ pub fn run(
             h
         })
         .collect();
+    let pending: Vec<load::Loaded> = headers
+        .iter()
+        .enumerate()
+        .map(|(i, h)| load::Loaded::pending(load::VersionId::at(i), h.clone()))
+        .collect();
     inbox.push(Action::Opened(Box::new(Opened {
         versions: headers,
         config_root: config.root.clone(),
@@ -104,16 +110,35 @@ pub fn run(
         skipped: history.skipped.len(),
     })));
     notify();
-    let project = load::compile_each(history, started, |loaded, done, _total| {
-        let i = done - 1;
-        names
-            .write()
-            .unwrap_or_else(PoisonError::into_inner)
-            .add(i, &loaded.compiled.schema.content);
+    // The newest version (the one selected) and the one it is compared with first, so the
+    // graph is on screen before the rest of the history has compiled.
+    let selected = load::VersionId::at(pending.len().saturating_sub(1));
+    let order = load::needs::selected_first(&pending, selected);
+    // The finder's index takes versions in history order: those compiled ahead wait.
+    let mut waiting: BTreeMap<usize, load::Loaded> = BTreeMap::new();
+    let mut next = 0;
+    let project = load::compile_each(history, started, &order, |loaded, _done, _total| {
+        let i = loaded.id.index();
         inbox.push(Action::Compiled(i, Box::new(loaded.clone())));
-        inbox.push(Action::Indexed(done));
+        waiting.insert(i, loaded.clone());
+        while let Some(v) = waiting.remove(&next) {
+            names
+                .write()
+                .unwrap_or_else(PoisonError::into_inner)
+                .add(next, &v.compiled.schema.content);
+            next += 1;
+            inbox.push(Action::Indexed(next));
+        }
         notify();
     });
+    // Versions compiled ahead of those before them are linked to them only now.
+    for (k, &id) in order.iter().enumerate() {
+        if order[k + 1..].iter().any(|&later| later < id)
+            && let Some(v) = project.get(id)
+        {
+            inbox.push(Action::Compiled(id.index(), Box::new(v.clone())));
+        }
+    }
     if let Some(e) = project.no_protos() {
         return Err(e);
     }
