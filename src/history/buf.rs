@@ -142,7 +142,12 @@ struct LockDep {
 /// The dependencies of a version: the pins of its `buf.lock` files (at the root, and in each
 /// `buf.work.yaml` directory), else the modules its `buf.yaml` files name, unpinned. Read
 /// with `read` (a path relative to the repository root -> its text); sorted, one per module.
-pub fn dependency_pins(mut read: impl FnMut(&str) -> Option<String>) -> Vec<DepPin> {
+/// A `buf.lock` that does not parse is a problem of the version (not fatal: only its pins
+/// are unknown), never silently no pins.
+pub fn dependency_pins(
+    mut read: impl FnMut(&str) -> Option<String>,
+) -> (Vec<DepPin>, Vec<ReadProblem>) {
+    let mut problems = Vec::new();
     let mut dirs = vec![".".to_string()];
     if let Some(text) = read("buf.work.yaml")
         && let Ok(more) = parse_buf_work(&text)
@@ -162,10 +167,23 @@ pub fn dependency_pins(mut read: impl FnMut(&str) -> Option<String>) -> Vec<DepP
     };
     let mut out: Vec<DepPin> = Vec::new();
     for dir in &dirs {
-        let Some(lock) =
-            read(&at(dir, "buf.lock")).and_then(|t| serde_norway::from_str::<BufLock>(&t).ok())
-        else {
+        let path = at(dir, "buf.lock");
+        let Some(text) = read(&path) else {
             continue;
+        };
+        let lock = match serde_norway::from_str::<BufLock>(&text) {
+            Ok(lock) => lock,
+            Err(e) => {
+                problems.push(ReadProblem {
+                    message: format!(
+                        "cannot be read: {}; the dependency pins of this version are unknown, so changes of its dependencies are not tracked (fix the file, e.g. with `buf dep update`)",
+                        one_line(&e.to_string())
+                    ),
+                    path,
+                    fatal: false,
+                });
+                continue;
+            }
         };
         for d in lock.deps {
             let module = match (d.name, d.remote, d.owner, d.repository) {
@@ -197,7 +215,7 @@ pub fn dependency_pins(mut read: impl FnMut(&str) -> Option<String>) -> Vec<DepP
     }
     out.sort();
     out.dedup_by(|a, b| a.module == b.module);
-    out
+    (out, problems)
 }
 
 /// Reads a `buf.work.yaml`: its directories are module folders.
@@ -363,7 +381,8 @@ mod pin_tests {
                 "b983156c5e994cc9892e0ce3e64e17e0",
             ),
         ] {
-            let pins = dependency_pins(|p| (p == "buf.lock").then(|| lock.to_string()));
+            let (pins, problems) = dependency_pins(|p| (p == "buf.lock").then(|| lock.to_string()));
+            assert!(problems.is_empty(), "{problems:?}");
             assert_eq!(
                 pins,
                 [DepPin {
@@ -373,14 +392,14 @@ mod pin_tests {
             );
         }
         // Without a lock, buf.yaml's deps, unpinned.
-        let pins = dependency_pins(|p| {
+        let (pins, _) = dependency_pins(|p| {
             (p == "buf.yaml").then(|| {
                 "version: v2\ndeps:\n  - buf.build/googleapis/googleapis:main\n".to_string()
             })
         });
         assert_eq!(pins[0].module, "buf.build/googleapis/googleapis");
         assert_eq!(pins[0].commit, "");
-        assert!(dependency_pins(|_| None).is_empty());
+        assert_eq!(dependency_pins(|_| None), (vec![], vec![]));
         // A buf.work.yaml directory never leads outside the repository.
         let read = |p: &str| match p {
             "buf.work.yaml" => Some("version: v1\ndirectories: [../outside, ok]\n".to_string()),
@@ -394,6 +413,24 @@ mod pin_tests {
                 read(p)
             }
         };
-        assert_eq!(dependency_pins(read).len(), 1);
+        assert_eq!(dependency_pins(read).0.len(), 1);
+    }
+
+    #[test]
+    fn a_malformed_buf_lock_is_a_problem_not_silence() {
+        let (pins, problems) = dependency_pins(|p| match p {
+            "buf.lock" => Some("version: v2\ndeps: {name: [\n".to_string()),
+            "buf.yaml" => Some("version: v2\ndeps: [buf.build/acme/x]\n".to_string()),
+            _ => None,
+        });
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        let p = &problems[0];
+        assert_eq!(p.path, "buf.lock");
+        assert!(!p.fatal);
+        assert!(p.message.starts_with("cannot be read: "), "{}", p.message);
+        assert!(!p.message.contains('\n'), "{}", p.message);
+        // buf.yaml's deps still say what the version depends on, unpinned.
+        assert_eq!(pins.len(), 1);
+        assert_eq!(pins[0].commit, "");
     }
 }

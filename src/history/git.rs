@@ -181,9 +181,11 @@ impl Reader<'_> {
         for root in &roots.roots {
             self.collect_root(&tree, root, &roots.excludes, &mut set);
         }
-        let (files, resolution, problems) = set.finish(&mut CommitTree::new(self, &tree));
+        let (files, resolution, mut problems) = set.finish(&mut CommitTree::new(self, &tree));
         let manifest = self.config_text(&tree, super::BUFFRS_MANIFEST);
-        let dependencies = super::buf::dependency_pins(|path| self.config_text(&tree, path));
+        let (dependencies, lock_problems) =
+            super::buf::dependency_pins(|path| self.config_text(&tree, path));
+        problems.extend(lock_problems);
         let time = commit.time();
         Ok(Version {
             name: name.to_string(),

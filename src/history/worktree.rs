@@ -35,10 +35,12 @@ impl Reader<'_> {
         for root in &roots.roots {
             walker.collect_root(root, &roots.excludes, &mut set);
         }
-        let (files, resolution, problems) = set.finish(&mut WorkTree {
+        let (files, resolution, mut problems) = set.finish(&mut WorkTree {
             walker: &walker,
             index: None,
         });
+        let (dependencies, lock_problems) = super::buf::dependency_pins(|p| walker.config_text(p));
+        problems.extend(lock_problems);
 
         let head = self.repo.head().ok().and_then(|h| h.peel_to_commit().ok());
         if let Some(head) = &head {
@@ -76,7 +78,7 @@ impl Reader<'_> {
             resolution,
             problems,
             manifest: walker.config_text(super::BUFFRS_MANIFEST),
-            dependencies: super::buf::dependency_pins(|p| walker.config_text(p)),
+            dependencies,
             ancestors: None,
         })
     }
