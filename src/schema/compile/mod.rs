@@ -16,6 +16,7 @@
 
 mod bounds;
 mod locate;
+mod persist;
 mod pool;
 mod protox_link;
 #[cfg(test)]
@@ -39,6 +40,8 @@ use super::thirdparty;
 use crate::proto_text::{edition_line, without_bom};
 use locate::diagnostic;
 use units::{Target, Unit, UnitKey};
+
+pub use persist::DiskStats;
 
 /// One input file: import path, blob id (equal ids mean equal text), text, and why it is in
 /// the set (only [`Origin::Root`] files are judged and counted).
@@ -172,6 +175,8 @@ pub struct CompileStats {
     pub protoc: Duration,
     /// Files opened with protox (judged files of distinct sets).
     pub protox_files: usize,
+    /// The on-disk cache (all zero without it).
+    pub disk: DiskStats,
 }
 
 /// A blob as protox parsed it, or the imports of one it cannot read (an editions file, or
@@ -191,7 +196,8 @@ impl Parsed {
     }
 }
 
-/// The shared compiler: keep one for a whole history.
+/// The shared compiler: keep one for a whole history. It uses the on-disk cache when the
+/// process turned it on (`store::configure`).
 #[derive(Default)]
 pub struct Cache {
     parsed: HashMap<(String, String), Result<Parsed, Diagnostic>>,
@@ -200,6 +206,8 @@ pub struct Cache {
     /// Files (path, blob) protoc rejected: units holding one run alone.
     rejected: HashSet<(String, String)>,
     fingerprints: Memo,
+    /// The on-disk cache, when on.
+    disk: Option<persist::Disk>,
     pub stats: CompileStats,
 }
 
@@ -213,8 +221,20 @@ struct Gathered<'a> {
 }
 
 impl Cache {
+    /// A compiler with the process's on-disk cache, if it is on.
     pub fn new() -> Self {
-        Self::default()
+        Cache {
+            disk: super::store::global().map(persist::Disk::new),
+            ..Self::default()
+        }
+    }
+
+    /// A compiler with this on-disk cache (or none).
+    pub fn with_store(store: Option<Arc<super::store::Store>>) -> Self {
+        Cache {
+            disk: store.map(persist::Disk::new),
+            ..Self::default()
+        }
     }
 
     /// Compiles a file set, or returns the result of an equal set compiled before.
@@ -229,7 +249,23 @@ impl Cache {
             self.stats.sets_reused += 1;
             return done.clone();
         }
-        let compiled = Arc::new(self.compile_new(files));
+        let from_disk = match &mut self.disk {
+            Some(disk) => disk.assemble(&self.parsed, files),
+            None => None,
+        };
+        let compiled = match from_disk {
+            Some(c) => Arc::new(c),
+            None => {
+                let (c, digests) = self.compile_new(files);
+                if let Some(disk) = &mut self.disk {
+                    disk.save(&self.parsed, files, &c, &digests);
+                }
+                Arc::new(c)
+            }
+        };
+        if let Some(disk) = &self.disk {
+            self.stats.disk = disk.stats.clone();
+        }
         self.stats.sets_compiled += 1;
         self.sets.insert(key, compiled.clone());
         compiled
@@ -343,7 +379,8 @@ impl Cache {
         }
     }
 
-    fn compile_new(&mut self, given: &[SourceRef<'_>]) -> Compiled {
+    /// Compiles a set; also returns each pool file's fingerprint digest.
+    fn compile_new(&mut self, given: &[SourceRef<'_>]) -> (Compiled, HashMap<String, [u8; 32]>) {
         let Gathered {
             files,
             parsed,
@@ -429,14 +466,15 @@ impl Cache {
                 .map(|(n, (_, _, o))| (n.clone(), *o))
                 .collect(),
         };
-        let schema = Arc::new(normalize(
+        let (schema, digests) = normalize(
             &pool,
             &own,
             &joined.editions,
             &joined.local,
             &mut self.fingerprints,
             &mut diagnostics,
-        ));
+        );
+        let schema = Arc::new(schema);
         self.stats.normalize += started.elapsed();
 
         let unexplained = unexplained(&files, &own, &deps, &diagnostics);
@@ -456,14 +494,15 @@ impl Cache {
         } else {
             Status::Failed
         };
-        Compiled {
+        let compiled = Compiled {
             status,
             schema,
             diagnostics,
             files_total,
             files_ok,
             how,
-        }
+        };
+        (compiled, digests)
     }
 }
 
