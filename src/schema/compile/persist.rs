@@ -574,7 +574,10 @@ impl Disk {
         }
         let mut split = split(compiled, digests);
         for (path, node) in &plan.reached {
-            if self.stored.contains(&node.key) {
+            // Parts of other sets' files are usually there already (a monorepo's commit
+            // changes one file).
+            if self.stored.contains(&node.key) || self.store.get(Kind::Part, &node.key).is_some() {
+                self.stored.insert(node.key);
                 continue;
             }
             let Some(part) = split.remove(path.as_str()) else {
