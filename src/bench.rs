@@ -84,8 +84,10 @@ pub fn run(
     match protolapse::schema::store::global() {
         Some(store) => {
             println!(
-                "cache: file sets   {:>8} from the cache, {} compiled  ({})",
+                "cache: file sets   {:>8} from the cache, {} after compiling the files that missed ({} files), {} compiled  ({})",
                 d.sets_hit,
+                d.sets_partial,
+                d.files_compiled,
                 d.sets_missed,
                 store.root().display()
             );

@@ -14,6 +14,7 @@ pub mod features;
 pub mod fingerprint;
 pub mod graph;
 pub mod model;
+mod model_serde;
 mod normalize;
 mod protoc;
 pub mod store;

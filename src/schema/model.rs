@@ -219,14 +219,6 @@ impl Serialize for Fields {
     }
 }
 
-/// Read back as it is written, a map by number (the on-disk cache).
-impl<'de> Deserialize<'de> for Fields {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Fields, D::Error> {
-        let map = BTreeMap::<u32, Field>::deserialize(d)?;
-        Ok(map.into_iter().collect())
-    }
-}
-
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Oneof {
     pub name: String,
@@ -332,58 +324,6 @@ pub enum FieldType {
     Enum(String),
     /// A proto2 group (a message, delimited encoding).
     Group(String),
-}
-
-/// How [`FieldType`] is written: tagged for people, plain for the cache.
-#[derive(Serialize)]
-#[serde(rename_all = "lowercase", tag = "kind", content = "name")]
-enum Tagged<'a> {
-    Scalar(Scalar),
-    Message(&'a str),
-    Enum(&'a str),
-    Group(&'a str),
-}
-
-#[derive(Serialize, Deserialize)]
-enum Plain {
-    Scalar(Scalar),
-    Message(String),
-    Enum(String),
-    Group(String),
-}
-
-impl Serialize for FieldType {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if s.is_human_readable() {
-            match self {
-                FieldType::Scalar(x) => Tagged::Scalar(*x),
-                FieldType::Message(n) => Tagged::Message(n),
-                FieldType::Enum(n) => Tagged::Enum(n),
-                FieldType::Group(n) => Tagged::Group(n),
-            }
-            .serialize(s)
-        } else {
-            match self.clone() {
-                FieldType::Scalar(x) => Plain::Scalar(x),
-                FieldType::Message(n) => Plain::Message(n),
-                FieldType::Enum(n) => Plain::Enum(n),
-                FieldType::Group(n) => Plain::Group(n),
-            }
-            .serialize(s)
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for FieldType {
-    /// The cache's plain form only (nothing reads the model back from JSON).
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<FieldType, D::Error> {
-        Ok(match Plain::deserialize(d)? {
-            Plain::Scalar(x) => FieldType::Scalar(x),
-            Plain::Message(n) => FieldType::Message(n),
-            Plain::Enum(n) => FieldType::Enum(n),
-            Plain::Group(n) => FieldType::Group(n),
-        })
-    }
 }
 
 impl FieldType {

@@ -221,22 +221,6 @@ struct Gathered<'a> {
 }
 
 impl Cache {
-    /// A compiler with the process's on-disk cache, if it is on.
-    pub fn new() -> Self {
-        Cache {
-            disk: super::store::global().map(persist::Disk::new),
-            ..Self::default()
-        }
-    }
-
-    /// A compiler with this on-disk cache (or none).
-    pub fn with_store(store: Option<Arc<super::store::Store>>) -> Self {
-        Cache {
-            disk: store.map(persist::Disk::new),
-            ..Self::default()
-        }
-    }
-
     /// Compiles a file set, or returns the result of an equal set compiled before.
     pub fn compile(&mut self, files: &[SourceRef<'_>]) -> Arc<Compiled> {
         // Where a file came from decides whether it is judged: part of the key.
@@ -249,20 +233,7 @@ impl Cache {
             self.stats.sets_reused += 1;
             return done.clone();
         }
-        let from_disk = match &mut self.disk {
-            Some(disk) => disk.assemble(&self.parsed, files),
-            None => None,
-        };
-        let compiled = match from_disk {
-            Some(c) => Arc::new(c),
-            None => {
-                let (c, digests) = self.compile_new(files);
-                if let Some(disk) = &mut self.disk {
-                    disk.save(&self.parsed, files, &c, &digests);
-                }
-                Arc::new(c)
-            }
-        };
+        let compiled = Arc::new(self.compile_or_load(files));
         if let Some(disk) = &self.disk {
             self.stats.disk = disk.stats.clone();
         }

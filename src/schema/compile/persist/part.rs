@@ -1,0 +1,151 @@
+//! A file's part of a compiled set's model: cut out of a compiled set, and checked for
+//! clashes when parts of files compiled apart are put together.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::super::super::model::{Content, Enum, Extension, File, FileDocs, Message, Service};
+use super::super::Compiled;
+
+/// A file's part of a compiled set's model.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct Part {
+    pub(super) file: File,
+    pub(super) messages: Vec<Message>,
+    pub(super) enums: Vec<Enum>,
+    pub(super) services: Vec<Service>,
+    pub(super) extensions: Vec<Extension>,
+    pub(super) docs: Option<Arc<FileDocs>>,
+    pub(super) digest: [u8; 32],
+}
+
+/// A compiled set's model, cut into the parts of its files.
+pub(super) fn split(
+    compiled: &Compiled,
+    digests: &HashMap<String, [u8; 32]>,
+) -> HashMap<String, Part> {
+    let schema = &compiled.schema;
+    let c: &Content = &schema.content;
+    let mut parts: HashMap<String, Part> = c
+        .files
+        .iter()
+        .map(|(name, file)| {
+            let part = Part {
+                file: file.clone(),
+                messages: Vec::new(),
+                enums: Vec::new(),
+                services: Vec::new(),
+                extensions: Vec::new(),
+                docs: schema.docs.get(name).cloned(),
+                digest: digests.get(name).copied().unwrap_or_default(),
+            };
+            (name.clone(), part)
+        })
+        .collect();
+    for m in c.messages.values() {
+        if let Some(p) = parts.get_mut(&m.file) {
+            p.messages.push(m.clone());
+        }
+    }
+    for e in c.enums.values() {
+        if let Some(p) = parts.get_mut(&e.file) {
+            p.enums.push(e.clone());
+        }
+    }
+    for s in c.services.values() {
+        if let Some(p) = parts.get_mut(&s.file) {
+            p.services.push(s.clone());
+        }
+    }
+    for x in c.all_extensions() {
+        if let Some(p) = parts.get_mut(&x.file) {
+            p.extensions.push(x.clone());
+        }
+    }
+    parts
+}
+
+/// Whether files that compiled apart would clash in one pool: a name declared by two files
+/// (or declared by one and a package of another), or two extensions of one message with
+/// one number. Names that only nest inside a declaration cannot clash between files.
+pub(super) fn conflicts<'a>(parts: impl Iterator<Item = &'a Part>) -> bool {
+    let mut packages: HashSet<&str> = HashSet::new();
+    let mut symbols: HashSet<String> = HashSet::new();
+    let mut numbers: HashSet<(&str, u32)> = HashSet::new();
+    let mut clash = false;
+    for part in parts {
+        let package = part.file.package.as_str();
+        let mut prefix = package;
+        while !prefix.is_empty() {
+            packages.insert(prefix);
+            prefix = prefix.rsplit_once('.').map_or("", |(p, _)| p);
+        }
+        let scoped = |name: &str| match package {
+            "" => name.to_string(),
+            p => format!("{p}.{name}"),
+        };
+        let top = part
+            .messages
+            .iter()
+            .filter(|m| m.parent.is_none())
+            .map(|m| m.full_name.clone())
+            .chain(
+                part.enums
+                    .iter()
+                    .filter(|e| e.parent.is_none())
+                    .flat_map(|e| {
+                        std::iter::once(e.full_name.clone())
+                            .chain(e.values.iter().map(|v| scoped(&v.name)))
+                    }),
+            )
+            .chain(part.services.iter().map(|s| s.full_name.clone()))
+            .chain(
+                part.extensions
+                    .iter()
+                    .filter(|x| x.scope.is_none())
+                    .map(|x| x.full_name.clone()),
+            );
+        for name in top {
+            clash |= !symbols.insert(name);
+        }
+        for x in &part.extensions {
+            clash |= !numbers.insert((x.extendee.as_str(), x.field.number));
+        }
+    }
+    clash || symbols.iter().any(|s| packages.contains(s.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::SourceRef;
+    use super::*;
+    use crate::origin::Origin;
+
+    #[test]
+    fn a_part_reads_back_as_it_was_written() {
+        let text = "syntax = \"proto2\";\npackage p;\nimport \"google/protobuf/descriptor.proto\";\n\
+            extend google.protobuf.FieldOptions { optional string tag = 50000; }\n\
+            message M { optional int32 a = 1 [default = 3, (tag) = \"x\"]; map<string, M> m = 2;\n\
+            oneof o { string s = 3; } enum E { X = 0; } optional group G = 4 { optional int32 b = 5; } }\n\
+            service S { rpc Call(M) returns (stream M); }\n";
+        let mut cache = super::super::super::Cache::new();
+        let (compiled, digests) = cache.compile_new(&[SourceRef {
+            path: "p.proto",
+            blob: "b1",
+            text: Ok(text),
+            origin: Origin::Root,
+        }]);
+        assert!(
+            compiled.diagnostics.is_empty(),
+            "{:?}",
+            compiled.diagnostics
+        );
+        for (name, part) in split(&compiled, &digests) {
+            let bytes = postcard::to_allocvec(&part).unwrap();
+            let back: Part = postcard::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(format!("{back:?}"), format!("{part:?}"), "{name}");
+        }
+    }
+}
