@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use protox::file::File;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::diagnostic::Diagnostic;
 use super::docs;
@@ -53,7 +53,7 @@ pub struct SourceRef<'a> {
     pub origin: Origin,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Every file compiled.
@@ -119,7 +119,7 @@ impl Compiled {
 }
 
 /// How a file set was compiled, for `log` and the version detail.
-#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct HowCompiled {
     pub protox: usize,
     /// Files protoc compiled (editions files and their importers), by import path.
@@ -350,8 +350,9 @@ impl Cache {
         }
     }
 
-    /// Compiles a set; also returns each pool file's fingerprint digest.
-    fn compile_new(&mut self, given: &[SourceRef<'_>]) -> (Compiled, HashMap<String, [u8; 32]>) {
+    /// Compiles a set; also returns each pool file's fingerprint digest, and which files
+    /// protox put in the pool (protoc the others).
+    fn compile_new(&mut self, given: &[SourceRef<'_>]) -> (Compiled, persist::Extra) {
         let Gathered {
             files,
             parsed,
@@ -373,6 +374,7 @@ impl Cache {
 
         let (mut pool, link_errors, mut file_docs) =
             self.link_protox(&files, &parsed, &needs_protoc, &texts, &failed_parse);
+        let by_protox: HashSet<String> = pool.files().map(|f| f.name().to_string()).collect();
 
         // protoc, by unit, for the judged files protox could not link.
         let started = Instant::now();
@@ -473,7 +475,7 @@ impl Cache {
             files_ok,
             how,
         };
-        (compiled, digests)
+        (compiled, persist::Extra { digests, by_protox })
     }
 }
 

@@ -26,6 +26,9 @@ pub enum Kind {
     Record,
     /// A file's part of the model, as compiled and normalized in its import closure.
     Part,
+    /// What a whole file set compiled to, when that cannot be told from its files' parts
+    /// (diagnostics): the outcome and the keys of its files' parts.
+    Set,
 }
 
 impl Kind {
@@ -33,6 +36,7 @@ impl Kind {
         match self {
             Kind::Record => 1,
             Kind::Part => 2,
+            Kind::Set => 3,
         }
     }
 
@@ -40,6 +44,7 @@ impl Kind {
         match self {
             Kind::Record => "rec",
             Kind::Part => "part",
+            Kind::Set => "set",
         }
     }
 }

@@ -131,7 +131,7 @@ mod tests {
             oneof o { string s = 3; } enum E { X = 0; } optional group G = 4 { optional int32 b = 5; } }\n\
             service S { rpc Call(M) returns (stream M); }\n";
         let mut cache = super::super::super::Cache::new();
-        let (compiled, digests) = cache.compile_new(&[SourceRef {
+        let (compiled, extra) = cache.compile_new(&[SourceRef {
             path: "p.proto",
             blob: "b1",
             text: Ok(text),
@@ -142,7 +142,7 @@ mod tests {
             "{:?}",
             compiled.diagnostics
         );
-        for (name, part) in split(&compiled, &digests) {
+        for (name, part) in split(&compiled, &extra.digests) {
             let bytes = postcard::to_allocvec(&part).unwrap();
             let back: Part = postcard::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(format!("{back:?}"), format!("{part:?}"), "{name}");

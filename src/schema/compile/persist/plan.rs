@@ -31,7 +31,7 @@ impl Record {
 
 /// Which compiler put a file into the pool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Via {
+pub(super) enum Via {
     Protox,
     Protoc,
 }
@@ -42,12 +42,17 @@ pub(super) struct Node {
     pub(super) blob: String,
     /// None for a well-known type the compiler supplies.
     pub(super) origin: Option<Origin>,
+    pub(super) via: Via,
+    /// The file and everything it imports, transitively.
+    pub(super) closure: Vec<String>,
     pub(super) key: [u8; 32],
 }
 
 /// A file set as the cache sees it: what a clean compile's pool holds, and each file's key.
 #[derive(Debug)]
 pub(super) struct Plan {
+    /// Every file has a record and every import was found.
+    pub(super) complete: bool,
     pub(super) reached: BTreeMap<String, Node>,
     /// Judged files, and those of them protoc compiles.
     pub(super) roots: Vec<String>,
@@ -79,7 +84,7 @@ pub(super) fn base_id() -> &'static [u8; 32] {
 }
 
 /// Which protoc runs (path, version, size and time of the program), or why none does.
-fn protoc_id() -> &'static [u8; 32] {
+pub(super) fn protoc_id() -> &'static [u8; 32] {
     static ID: OnceLock<[u8; 32]> = OnceLock::new();
     ID.get_or_init(|| {
         let mut h = Sha256::new();
@@ -162,19 +167,28 @@ fn reach<'a>(
 }
 
 impl Plan {
-    /// The plan of a set, from each file's record (`record(path, blob)`); None when a
-    /// record is missing or an import is found nowhere (a compile would fail).
+    /// The plan of a set, from each file's record (`record(path, blob)`). A file without a
+    /// record (it does not parse) and an import found nowhere make the plan incomplete:
+    /// they and the files that reach them get no key.
     pub(super) fn new(
         files: &[SourceRef<'_>],
         mut record: impl FnMut(&str, &str) -> Option<Record>,
-    ) -> Option<Plan> {
+    ) -> Plan {
         let mut files: Vec<(String, String, Option<Origin>)> = given(files)
             .into_iter()
             .map(|(p, b, o)| (p.to_string(), b.to_string(), Some(o)))
             .collect();
         let mut records: HashMap<String, Record> = HashMap::new();
+        let mut unknown: HashSet<String> = HashSet::new();
         for (p, b, _) in &files {
-            records.insert(p.clone(), record(p, b)?);
+            match record(p, b) {
+                Some(r) => {
+                    records.insert(p.clone(), r);
+                }
+                None => {
+                    unknown.insert(p.clone());
+                }
+            }
         }
         // Embedded third-party protos, as `gather` adds them: for imports found nowhere in
         // the set, and what they import.
@@ -187,9 +201,15 @@ impl Plan {
             let Some((path, _)) = thirdparty::get(&import) else {
                 continue;
             };
-            let r = record(path, path)?;
-            queue.extend(r.imports.iter().cloned());
-            records.insert(path.to_string(), r);
+            match record(path, path) {
+                Some(r) => {
+                    queue.extend(r.imports.iter().cloned());
+                    records.insert(path.to_string(), r);
+                }
+                None => {
+                    unknown.insert(path.to_string());
+                }
+            }
             files.push((path.to_string(), path.to_string(), Some(Origin::Embedded)));
         }
         let mut deps: HashMap<String, Vec<String>> = records
@@ -206,16 +226,22 @@ impl Plan {
         loop {
             let reached: Vec<String> = reach(roots.iter().map(String::as_str), &deps)
                 .into_iter()
-                .filter(|p| !deps.contains_key(*p))
+                .filter(|p| !deps.contains_key(*p) && !unknown.contains(*p))
                 .map(str::to_string)
                 .collect();
             if reached.is_empty() {
                 break;
             }
             for p in reached {
-                let imports = well_known_imports(&p)?;
-                deps.insert(p.clone(), imports);
-                well_known.push(p);
+                match well_known_imports(&p) {
+                    Some(imports) => {
+                        deps.insert(p.clone(), imports);
+                        well_known.push(p);
+                    }
+                    None => {
+                        unknown.insert(p);
+                    }
+                }
             }
         }
         // protoc compiles what protox cannot parse and, transitively, what imports it.
@@ -259,8 +285,13 @@ impl Plan {
             .collect();
         let mut reached = BTreeMap::new();
         for p in reach(roots.iter().map(String::as_str), &deps) {
-            let (blob, origin) = facts.get(p).copied()?;
             let closure = reach([p], &deps);
+            if closure.iter().any(|q| unknown.contains(*q)) {
+                continue;
+            }
+            let Some(&(blob, origin)) = facts.get(p) else {
+                continue;
+            };
             let mut h = Sha256::new();
             h.update(b"part\0");
             h.update(base_id());
@@ -268,8 +299,8 @@ impl Plan {
                 h.update(protoc_id());
             }
             h.update([origin.map_or(255, |o| o as u8), via(p) as u8]);
-            for q in closure {
-                let (blob, _) = facts.get(q).copied()?;
+            for q in &closure {
+                let blob = facts.get(q).map_or("", |f| f.0);
                 h.update(q.as_bytes());
                 h.update([0]);
                 h.update(blob.as_bytes());
@@ -279,6 +310,8 @@ impl Plan {
             let node = Node {
                 blob: blob.to_string(),
                 origin,
+                via: via(p),
+                closure: closure.into_iter().map(str::to_string).collect(),
                 key: h.finalize().into(),
             };
             reached.insert(p.to_string(), node);
@@ -289,12 +322,13 @@ impl Plan {
             .cloned()
             .collect();
         protoc_roots.sort();
-        Some(Plan {
+        Plan {
+            complete: unknown.is_empty(),
             reached,
             roots,
             protoc_roots,
             deps,
-        })
+        }
     }
 
     /// What a compile of the set reports in `how`, when it is clean.
