@@ -298,8 +298,10 @@ impl Disk {
                 self.store.put(Kind::Part, key, &bytes);
                 self.stats.parts_stored += 1;
             }
+            // Not kept in memory: a cold run holds the models it compiled already (a set
+            // put together after a partial compile reads its new parts back).
             self.stored.insert(*key);
-            self.parts.insert(*key, Some(Arc::new(part)));
+            self.parts.remove(key);
         }
         if clean && plan_holds {
             return;
