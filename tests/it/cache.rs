@@ -381,3 +381,41 @@ fn concurrent_runs_share_one_store() {
         .collect();
     assert_eq!(before, after);
 }
+
+#[test]
+fn a_file_over_a_cap_is_not_taken_from_the_cache() {
+    let mut r = Repo::new();
+    let fields: String = (1..400).map(|i| format!("  int32 f{i} = {i};\n")).collect();
+    r.write(
+        "small.proto",
+        &crate::common::proto("s", "message S { int32 a = 1; }"),
+    )
+    .write(
+        "big.proto",
+        &crate::common::proto("b", &format!("message B {{\n{fields}}}")),
+    );
+    r.commit("v1");
+    r.tag("v1.0.0");
+    let dir = tempfile::tempdir().unwrap();
+    let status = |cap: Option<&str>| {
+        let mut vars = vec![("PROTOLAPSE_CACHE_DIR", dir.path().as_os_str())];
+        if let Some(c) = cap {
+            vars.push(("PROTOLAPSE_MAX_FILE_BYTES", OsStr::new(c)));
+        }
+        let (_, out, err) = run_env(&["log", "--format", "json"], r.path(), &vars);
+        let json: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+        json["versions"][0]["status"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    for (cap, expected) in [
+        (Some("4096"), "partial"),
+        (None, "complete"),
+        (Some("4096"), "partial"),
+        (None, "complete"),
+    ] {
+        assert_eq!(status(cap), expected, "{cap:?}");
+    }
+}

@@ -63,17 +63,27 @@ impl Drop for Disk {
     }
 }
 
-/// The key of a whole set: its files (path, blob, origin), protolapse and the compilers.
+/// The key of a whole set: its files (path, blob, origin, and why one was not read: over a
+/// cap), protolapse and the compilers.
 fn set_key(files: &[SourceRef<'_>]) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(b"set\0");
     h.update(base_id());
     h.update(protoc_id());
+    let unread: HashMap<&str, &str> = files
+        .iter()
+        .filter_map(|f| f.text.err().map(|why| (f.path, why)))
+        .collect();
     for (path, blob, origin) in given(files) {
         h.update(path.as_bytes());
         h.update([0]);
         h.update(blob.as_bytes());
         h.update([0, origin as u8]);
+        if let Some(why) = unread.get(path) {
+            h.update(b"unread\0");
+            h.update(why.as_bytes());
+            h.update([0]);
+        }
     }
     h.finalize().into()
 }

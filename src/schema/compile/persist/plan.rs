@@ -171,16 +171,24 @@ impl Plan {
     /// record (it does not parse) and an import found nowhere make the plan incomplete:
     /// they and the files that reach them get no key.
     pub(super) fn new(
-        files: &[SourceRef<'_>],
+        given_files: &[SourceRef<'_>],
         mut record: impl FnMut(&str, &str) -> Option<Record>,
     ) -> Plan {
-        let mut files: Vec<(String, String, Option<Origin>)> = given(files)
+        let mut files: Vec<(String, String, Option<Origin>)> = given(given_files)
             .into_iter()
             .map(|(p, b, o)| (p.to_string(), b.to_string(), Some(o)))
             .collect();
         let mut records: HashMap<String, Record> = HashMap::new();
-        let mut unknown: HashSet<String> = HashSet::new();
+        // A file not read this time (over a cap) is not compiled, whatever its blob.
+        let mut unknown: HashSet<String> = given_files
+            .iter()
+            .filter(|f| f.text.is_err())
+            .map(|f| f.path.to_string())
+            .collect();
         for (p, b, _) in &files {
+            if unknown.contains(p) {
+                continue;
+            }
             match record(p, b) {
                 Some(r) => {
                     records.insert(p.clone(), r);
