@@ -223,12 +223,11 @@ fn a_changed_file_leaves_the_keys_of_the_files_it_does_not_reach() {
 
 /// Every entry file of a store.
 fn entries(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for shard in std::fs::read_dir(dir.join("entries")).unwrap().flatten() {
-        for f in std::fs::read_dir(shard.path()).unwrap().flatten() {
-            out.push(f.path());
-        }
-    }
+    let mut out: Vec<_> = std::fs::read_dir(dir.join("entries"))
+        .unwrap()
+        .flatten()
+        .map(|f| f.path())
+        .collect();
     out.sort();
     out
 }

@@ -152,13 +152,12 @@ impl Store {
         self.max_bytes
     }
 
+    /// One folder of entries, not sharded: creating a folder costs as much as a file, and a
+    /// store holds a few thousand entries.
     fn path(&self, kind: Kind, key: &[u8; 32]) -> PathBuf {
-        let hex = entry::hex(key);
-        let (shard, _) = hex.split_at(2);
         self.root
             .join(ENTRIES)
-            .join(shard)
-            .join(format!("{hex}.{}", kind.ext()))
+            .join(format!("{}.{}", entry::hex(key), kind.ext()))
     }
 
     /// The payload stored under `key`, checked; None when there is none or it is not sound
@@ -196,7 +195,6 @@ impl Store {
         let bytes = entry::seal(kind, key, payload);
         let written = (|| -> std::io::Result<()> {
             let dir = path.parent().unwrap_or(&self.root);
-            std::fs::create_dir_all(dir)?;
             let mut tmp = tempfile::Builder::new().prefix(".tmp").tempfile_in(dir)?;
             std::io::Write::write_all(&mut tmp, &bytes)?;
             tmp.persist(&path).map_err(|e| e.error)?;
@@ -216,23 +214,17 @@ impl Store {
 
     /// Every file of the store with its size and time of last use.
     fn files(&self) -> Vec<(PathBuf, u64, SystemTime)> {
-        let mut out = Vec::new();
-        let Ok(shards) = std::fs::read_dir(self.root.join(ENTRIES)) else {
-            return out;
+        let Ok(files) = std::fs::read_dir(self.root.join(ENTRIES)) else {
+            return Vec::new();
         };
-        for shard in shards.flatten() {
-            let Ok(files) = std::fs::read_dir(shard.path()) else {
-                continue;
-            };
-            for f in files.flatten() {
-                let Ok(meta) = f.metadata() else { continue };
-                if meta.is_file() {
-                    let used = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-                    out.push((f.path(), meta.len(), used));
-                }
-            }
-        }
-        out
+        files
+            .flatten()
+            .filter_map(|f| {
+                let meta = f.metadata().ok().filter(|m| m.is_file())?;
+                let used = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+                Some((f.path(), meta.len(), used))
+            })
+            .collect()
     }
 
     /// How many entries the store holds, and their size.
