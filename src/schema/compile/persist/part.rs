@@ -21,47 +21,60 @@ pub(super) struct Part {
     pub(super) digest: [u8; 32],
 }
 
+/// A file's part as it is written: borrowed from a compiled set, serialized exactly as
+/// [`Part`] is read (no copy of the model is made to store it).
+#[derive(Serialize)]
+pub(super) struct PartRef<'a> {
+    file: &'a File,
+    messages: Vec<&'a Message>,
+    enums: Vec<&'a Enum>,
+    services: Vec<&'a Service>,
+    extensions: Vec<&'a Extension>,
+    docs: Option<&'a Arc<FileDocs>>,
+    digest: [u8; 32],
+}
+
 /// A compiled set's model, cut into the parts of its files.
-pub(super) fn split(
-    compiled: &Compiled,
+pub(super) fn split<'a>(
+    compiled: &'a Compiled,
     digests: &HashMap<String, [u8; 32]>,
-) -> HashMap<String, Part> {
+) -> HashMap<&'a str, PartRef<'a>> {
     let schema = &compiled.schema;
     let c: &Content = &schema.content;
-    let mut parts: HashMap<String, Part> = c
+    let mut parts: HashMap<&str, PartRef<'_>> = c
         .files
         .iter()
         .map(|(name, file)| {
-            let part = Part {
-                file: file.clone(),
+            let part = PartRef {
+                file,
                 messages: Vec::new(),
                 enums: Vec::new(),
                 services: Vec::new(),
                 extensions: Vec::new(),
-                docs: schema.docs.get(name).cloned(),
+                docs: schema.docs.get(name),
                 digest: digests.get(name).copied().unwrap_or_default(),
             };
-            (name.clone(), part)
+            (name.as_str(), part)
         })
         .collect();
     for m in c.messages.values() {
-        if let Some(p) = parts.get_mut(&m.file) {
-            p.messages.push(m.clone());
+        if let Some(p) = parts.get_mut(m.file.as_str()) {
+            p.messages.push(m);
         }
     }
     for e in c.enums.values() {
-        if let Some(p) = parts.get_mut(&e.file) {
-            p.enums.push(e.clone());
+        if let Some(p) = parts.get_mut(e.file.as_str()) {
+            p.enums.push(e);
         }
     }
     for s in c.services.values() {
-        if let Some(p) = parts.get_mut(&s.file) {
-            p.services.push(s.clone());
+        if let Some(p) = parts.get_mut(s.file.as_str()) {
+            p.services.push(s);
         }
     }
     for x in c.all_extensions() {
-        if let Some(p) = parts.get_mut(&x.file) {
-            p.extensions.push(x.clone());
+        if let Some(p) = parts.get_mut(x.file.as_str()) {
+            p.extensions.push(x);
         }
     }
     parts
@@ -145,7 +158,22 @@ mod tests {
         for (name, part) in split(&compiled, &extra.digests) {
             let bytes = postcard::to_allocvec(&part).unwrap();
             let back: Part = postcard::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert_eq!(format!("{back:?}"), format!("{part:?}"), "{name}");
+            assert_eq!(&back.file, part.file, "{name}");
+            assert!(
+                back.messages.iter().eq(part.messages.iter().copied()),
+                "{name}"
+            );
+            assert!(back.enums.iter().eq(part.enums.iter().copied()), "{name}");
+            assert!(
+                back.services.iter().eq(part.services.iter().copied()),
+                "{name}"
+            );
+            assert!(
+                back.extensions.iter().eq(part.extensions.iter().copied()),
+                "{name}"
+            );
+            assert_eq!(back.docs.as_ref(), part.docs, "{name}");
+            assert_eq!(back.digest, part.digest, "{name}");
         }
     }
 }
