@@ -80,6 +80,39 @@ pub fn run(
         protolapse::schema::protoc_source()
     );
     println!("normalize           {:>8.1} ms", ms(s.compile.normalize));
+    let d = &s.compile.disk;
+    match protolapse::schema::store::global() {
+        Some(store) => {
+            println!(
+                "cache: file sets   {:>8} from the cache, {} after compiling the files that missed ({} files), {} compiled  ({})",
+                d.sets_hit,
+                d.sets_partial,
+                d.files_compiled,
+                d.sets_missed,
+                store.root().display()
+            );
+            println!(
+                "cache: parts       {:>8} hits, {} misses, {} stored  (records {} hits, {} misses, {} stored)",
+                d.parts_hit,
+                d.parts_missed,
+                d.parts_stored,
+                d.records_hit,
+                d.records_missed,
+                d.records_stored
+            );
+            let c = &store.counters;
+            let n = |a: &std::sync::atomic::AtomicU64| a.load(std::sync::atomic::Ordering::Relaxed);
+            println!(
+                "cache: lookups     {:>8.1} ms  ({} KiB read, {} rejected); stores {:.1} ms ({} KiB written)",
+                ms(d.lookup),
+                n(&c.read_bytes) / 1024,
+                n(&c.rejected),
+                ms(d.store),
+                n(&c.written_bytes) / 1024
+            );
+        }
+        None => println!("cache               off"),
+    }
     println!("total load          {:>8.1} ms", ms(total));
     // Every adjacent pair, whole schema (all levels are computed together).
     let started = Instant::now();

@@ -29,6 +29,9 @@ pub struct Cli {
     /// finder opens).
     #[arg(long, value_name = "MSG")]
     root: Option<String>,
+    /// Neither read nor write the on-disk cache of compiled schemas (see `protolapse cache`).
+    #[arg(long, global = true)]
+    no_cache: bool,
 }
 
 #[derive(Subcommand)]
@@ -127,6 +130,17 @@ enum Command {
         #[arg(long, value_name = "MSG")]
         root: Option<String>,
     },
+    /// The on-disk cache of compiled schemas: where it is and how large; `clear` empties it.
+    Cache {
+        #[command(subcommand)]
+        action: Option<CacheAction>,
+    },
+}
+
+#[derive(Subcommand, Clone, Copy)]
+enum CacheAction {
+    /// Remove every entry.
+    Clear,
 }
 
 #[derive(Args, Clone, Default)]
@@ -201,6 +215,9 @@ enum GraphFormat {
 
 /// Runs the command and returns the exit status; errors (status 2) are printed by `main`.
 pub fn run(cli: Cli) -> Result<i32> {
+    protolapse::schema::store::configure(!cli.no_cache, |why| {
+        eprintln!("warning: {}", protolapse::sanitize::line(why));
+    });
     dispatch(cli).map(|passed| if passed { 0 } else { 1 })
 }
 
@@ -317,6 +334,12 @@ fn dispatch(cli: Cli) -> Result<bool> {
             )?;
             print(&text)?;
         }
+        Command::Cache { action } => {
+            print(&commands::cache(
+                cli.no_cache,
+                matches!(action, Some(CacheAction::Clear)),
+            )?)?;
+        }
         Command::Explain { rule, list } => {
             print(&commands::explain(rule.as_deref(), list)?)?;
         }
@@ -359,6 +382,8 @@ fn tui(source: Source, root: Option<String>) -> Result<()> {
     {
         std::process::exit(code);
     }
+    // The cache opens now, so that a warning about it is not drawn over the UI.
+    let _ = protolapse::schema::store::global();
     ui::run(ui::runtime::Options {
         source: src,
         load: source.flags.given()?,

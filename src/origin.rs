@@ -2,11 +2,13 @@
 //! files that import it. One type for history (which finds the files) and schema (which
 //! compiles them and marks what is judged). A leaf: imports nothing of ours.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Where a file of a compiled version came from.
 /// Ordered from the most judged: of two copies of one file, the smaller origin wins.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(
+    Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord, Hash, Default,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Origin {
     /// Under one of the version's proto roots: judged.

@@ -3,6 +3,7 @@
 //! opens what it needs, resolves its scope once (`judge::Scope`), and calls the library:
 //! `judge` for a pair, `policy` for a history, `report` to render.
 
+mod cache;
 mod check;
 mod explain;
 mod graph;
@@ -19,6 +20,7 @@ use protolapse::load::{self, Loaded, Project, VersionId, needs};
 use protolapse::sanitize;
 use protolapse::schema::graph::closest;
 
+pub use cache::cache;
 pub use check::{CheckOut, check, open_check};
 pub use explain::explain;
 pub use graph::{GraphOut, graph};

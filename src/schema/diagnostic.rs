@@ -1,10 +1,10 @@
 //! A problem in one file, as every compiling step reports it (protox, protoc, normalizing):
 //! a leaf, so that each of them names it without importing the others.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A problem in one file, 1-based line and column (0 when unknown).
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Diagnostic {
     pub file: String,
     pub line: u32,

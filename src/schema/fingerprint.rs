@@ -24,27 +24,49 @@ use super::model::Content;
 /// File digests by the digest of (file, blob, import closure blobs).
 pub type Memo = HashMap<[u8; 32], [u8; 32]>;
 
-/// The fingerprint of a pool; `blobs` maps the repository's file names to blob ids (other
-/// files are protox's own, fixed for a build).
-pub fn of_pool(pool: &DescriptorPool, blobs: &HashMap<&str, &str>, memo: &mut Memo) -> String {
-    let mut hasher = Sha256::new();
-    let files: BTreeMap<String, _> = pool.files().map(|f| (f.name().to_string(), f)).collect();
+/// The fingerprint of a pool, with the digest of each of its files; `blobs` maps the
+/// repository's file names to blob ids (other files are protox's own, fixed for a build).
+pub fn of_pool(
+    pool: &DescriptorPool,
+    blobs: &HashMap<&str, &str>,
+    memo: &mut Memo,
+) -> (String, HashMap<String, [u8; 32]>) {
     // Custom options exist only where something extends an options message.
     let custom_options = pool.all_extensions().any(|x| {
         let extended = x.containing_message();
         extended.package_name() == "google.protobuf" && extended.name().ends_with("Options")
     });
-    for name in topological(&files) {
-        let Some(file) = files.get(&name) else {
-            continue;
-        };
-        let digest_of = || file_digest(file, custom_options);
+    let mut digests = HashMap::new();
+    let mut deps = BTreeMap::new();
+    for file in pool.files() {
+        let digest_of = || file_digest(&file, custom_options);
         // A closure with a file of no blob (the compiler's own, which protox and protoc
         // supply in different versions) is hashed anew: a memo keyed on it could hand one
         // version the other compiler's digest.
-        let digest = match closure_key(file, blobs) {
+        let digest = match closure_key(&file, blobs) {
             Some(key) => *memo.entry(key).or_insert_with(digest_of),
             None => digest_of(),
+        };
+        digests.insert(file.name().to_string(), digest);
+        deps.insert(
+            file.name().to_string(),
+            file.dependencies().map(|d| d.name().to_string()).collect(),
+        );
+    }
+    (of_digests(&deps, &digests), digests)
+}
+
+/// The fingerprint of a set of files from each file's imports and digest: every file in
+/// topological order (imports first) with a lexicographic tie-break; SHA-256 over the
+/// files' names and digests in that order. A file without a digest is left out.
+pub fn of_digests(
+    deps: &BTreeMap<String, Vec<String>>,
+    digests: &HashMap<String, [u8; 32]>,
+) -> String {
+    let mut hasher = Sha256::new();
+    for name in topological(deps) {
+        let Some(digest) = digests.get(&name) else {
+            continue;
         };
         hasher.update((name.len() as u64).to_le_bytes());
         hasher.update(name.as_bytes());
@@ -230,15 +252,15 @@ fn closure_key(
     Some(h.finalize().into())
 }
 
-/// Kahn's algorithm, ready files taken in name order.
-fn topological(files: &BTreeMap<String, prost_reflect::FileDescriptor>) -> Vec<String> {
+/// Kahn's algorithm over files and their imports, ready files taken in name order.
+fn topological(files: &BTreeMap<String, Vec<String>>) -> Vec<String> {
     let mut pending: BTreeMap<&str, BTreeSet<String>> = files
         .iter()
-        .map(|(name, f)| {
-            let deps = f
-                .dependencies()
-                .map(|d| d.name().to_string())
+        .map(|(name, imports)| {
+            let deps = imports
+                .iter()
                 .filter(|d| files.contains_key(d.as_str()))
+                .cloned()
                 .collect();
             (name.as_str(), deps)
         })

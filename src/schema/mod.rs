@@ -14,14 +14,16 @@ pub mod features;
 pub mod fingerprint;
 pub mod graph;
 pub mod model;
+mod model_serde;
 mod normalize;
 mod protoc;
+pub mod store;
 pub mod thirdparty;
 mod wire;
 
 pub use protoc::source as protoc_source;
 
-pub use compile::{Cache, CompileStats, Compiled, HowCompiled, SourceRef, Status};
+pub use compile::{Cache, CompileStats, Compiled, DiskStats, HowCompiled, SourceRef, Status};
 pub use diagnostic::Diagnostic;
 pub use graph::{RootMatch, TypeGraph};
 pub use model::{Content, Origin, Schema};

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A compiled and normalized version of a schema.
 #[derive(Debug, Clone, Serialize, Default)]
@@ -51,7 +51,7 @@ impl Content {
     }
 }
 
-#[derive(Debug, Clone, Serialize, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, Default, PartialEq, Eq)]
 pub struct Doc {
     pub file: std::sync::Arc<str>,
     /// 1-based line of the declaration.
@@ -68,7 +68,7 @@ pub struct Doc {
 /// -> its doc.
 pub type FileDocs = BTreeMap<String, Doc>;
 
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct File {
     pub name: String,
     pub package: String,
@@ -92,7 +92,7 @@ pub use crate::origin::Origin;
 /// Option name -> value as text (`go_package` -> `"example.com/x"`; extensions in parentheses).
 pub type Options = BTreeMap<String, String>;
 
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Message {
     pub full_name: String,
     pub name: String,
@@ -219,7 +219,7 @@ impl Serialize for Fields {
     }
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Oneof {
     pub name: String,
     /// Field numbers, in declaration order.
@@ -228,7 +228,7 @@ pub struct Oneof {
     pub synthetic: bool,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Field {
     pub number: u32,
     pub name: String,
@@ -256,7 +256,7 @@ pub struct Field {
 /// extends (inside one of that message's extension ranges) but is declared elsewhere, at file
 /// level or inside a message, often in another file or package. On the wire it is a field
 /// like any other; in ProtoJSON its key is its full name in brackets, `"[pkg.name]"`.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Extension {
     /// `pkg.name`, or `pkg.Scope.name` when declared inside message `pkg.Scope`.
     pub full_name: String,
@@ -272,7 +272,7 @@ pub struct Extension {
     pub field: Field,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[serde(rename_all = "lowercase")]
 pub enum Scalar {
     Double,
@@ -315,8 +315,9 @@ impl Scalar {
 }
 
 /// A field's type, with message and enum names resolved to full names (no leading dot).
-#[derive(Debug, Clone, Serialize, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[serde(rename_all = "lowercase", tag = "kind", content = "name")]
+/// In JSON `{"kind": "message", "name": "pkg.M"}`; in a binary format (the on-disk cache,
+/// which cannot read a tagged enum back) a plain enum.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FieldType {
     Scalar(Scalar),
     Message(String),
@@ -345,7 +346,7 @@ impl std::fmt::Display for FieldType {
     }
 }
 
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Cardinality {
     Optional,
@@ -354,7 +355,7 @@ pub enum Cardinality {
 }
 
 /// Whether "not set" can be told apart from the default value.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Presence {
     /// Has a `has_` accessor: proto2 optional, proto3 `optional`, messages, oneof members.
@@ -365,7 +366,7 @@ pub enum Presence {
     Required,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Enum {
     pub full_name: String,
     pub name: String,
@@ -384,7 +385,7 @@ pub struct Enum {
     pub options: Options,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct EnumValue {
     pub name: String,
     pub number: i32,
@@ -392,7 +393,7 @@ pub struct EnumValue {
     pub options: Options,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Service {
     pub full_name: String,
     pub name: String,
@@ -401,7 +402,7 @@ pub struct Service {
     pub options: Options,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Method {
     pub name: String,
     pub input: String,

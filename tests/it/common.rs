@@ -112,9 +112,28 @@ pub fn bin() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_protolapse"))
 }
 
+/// The on-disk cache of the binaries the tests run: never the user's. One folder under the
+/// target directory, shared by the tests (warm runs must print what cold runs print); a
+/// test about the cache itself passes its own with [`run_env`].
+pub fn cache_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("protolapse-cache")
+}
+
 /// Runs the binary; returns (exit code, stdout, stderr).
 pub fn run(args: &[&str], cwd: &Path) -> (i32, String, String) {
+    let dir = cache_dir();
+    run_env(args, cwd, &[("PROTOLAPSE_CACHE_DIR", dir.as_os_str())])
+}
+
+/// Runs the binary with these environment variables; returns (exit code, stdout, stderr).
+pub fn run_env(
+    args: &[&str],
+    cwd: &Path,
+    vars: &[(&str, &std::ffi::OsStr)],
+) -> (i32, String, String) {
     let out = Command::new(bin())
+        .env("PROTOLAPSE_CACHE_DIR", cache_dir())
+        .envs(vars.iter().copied())
         .args(args)
         .current_dir(cwd)
         .output()

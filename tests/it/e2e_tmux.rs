@@ -83,7 +83,11 @@ fn demo_in_a_real_terminal() {
     let bin = env!("CARGO_BIN_EXE_protolapse");
     let t = Tmux::new();
     // The shell line prints the exit status after the UI quits, and keeps the pane open.
-    let cmd = format!("TERM=xterm-256color {bin} --demo; echo \"exited with $?\"; sleep 30");
+    let cache = crate::common::cache_dir();
+    let cache = cache.display();
+    let cmd = format!(
+        "TERM=xterm-256color PROTOLAPSE_CACHE_DIR={cache} {bin} --demo; echo \"exited with $?\"; sleep 30"
+    );
     t.run(&[
         "-f",
         "/dev/null",
@@ -158,6 +162,7 @@ fn demo_in_a_real_terminal() {
 fn without_a_terminal_the_ui_says_so_and_points_at_the_headless_commands() {
     let bin = env!("CARGO_BIN_EXE_protolapse");
     let out = Command::new(bin)
+        .env("PROTOLAPSE_CACHE_DIR", crate::common::cache_dir())
         .arg("--demo")
         .stdin(std::process::Stdio::null())
         .output()
@@ -193,7 +198,8 @@ fn the_terminal_is_restored_when_the_ui_dies_without_unwinding() {
         let bin = env!("CARGO_BIN_EXE_protolapse");
         let t = Tmux::named(&format!("abort-{signal}"));
         let cmd = format!(
-            "TERM=xterm-256color {bin} --demo; echo \"exited with $?\"; stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon'; sleep 30"
+            "TERM=xterm-256color PROTOLAPSE_CACHE_DIR={} {bin} --demo; echo \"exited with $?\"; stty -a | tr ' ' '\\n' | grep -x -- '-\\?icanon'; sleep 30",
+            crate::common::cache_dir().display()
         );
         t.run(&[
             "-f",

@@ -9,6 +9,7 @@ use crate::common::{Repo, bin, proto};
 /// Runs the binary with a deadline: a hang fails the test instead of the suite.
 fn run_within(args: &[&str], cwd: &std::path::Path, limit: Duration) -> (i32, String) {
     let mut child = Command::new(bin())
+        .env("PROTOLAPSE_CACHE_DIR", crate::common::cache_dir())
         .args(args)
         .current_dir(cwd)
         .stdout(std::process::Stdio::null())

@@ -10,6 +10,7 @@ use crate::common::{Repo, bin, proto};
 /// `log --format json` with `vars` set: the versions, by name.
 fn log(r: &Repo, vars: &[(&str, &str)]) -> Vec<serde_json::Value> {
     let out = Command::new(bin())
+        .env("PROTOLAPSE_CACHE_DIR", crate::common::cache_dir())
         .args(["log", "--format", "json"])
         .current_dir(r.path())
         .envs(vars.iter().copied())

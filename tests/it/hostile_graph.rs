@@ -42,6 +42,7 @@ fn chain(n: usize) -> Repo {
 /// Runs the binary with a deadline; returns (exit code, stdout length, stdout head, stderr).
 fn run_within(args: &[&str], cwd: &std::path::Path, limit: Duration) -> (i32, String, String) {
     let mut cmd = Command::new(bin());
+    cmd.env("PROTOLAPSE_CACHE_DIR", crate::common::cache_dir());
     cmd.args(args).current_dir(cwd);
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {

@@ -6,6 +6,7 @@
 
 mod common;
 
+mod cache;
 mod check;
 mod cli;
 mod e2e_tmux;

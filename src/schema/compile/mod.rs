@@ -16,6 +16,7 @@
 
 mod bounds;
 mod locate;
+mod persist;
 mod pool;
 mod protox_link;
 #[cfg(test)]
@@ -28,7 +29,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use protox::file::File;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::diagnostic::Diagnostic;
 use super::docs;
@@ -40,6 +41,8 @@ use crate::proto_text::{edition_line, without_bom};
 use locate::diagnostic;
 use units::{Target, Unit, UnitKey};
 
+pub use persist::DiskStats;
+
 /// One input file: import path, blob id (equal ids mean equal text), text, and why it is in
 /// the set (only [`Origin::Root`] files are judged and counted).
 #[derive(Debug, Clone, Copy)]
@@ -50,7 +53,7 @@ pub struct SourceRef<'a> {
     pub origin: Origin,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Every file compiled.
@@ -116,7 +119,7 @@ impl Compiled {
 }
 
 /// How a file set was compiled, for `log` and the version detail.
-#[derive(Debug, Clone, Default, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 pub struct HowCompiled {
     pub protox: usize,
     /// Files protoc compiled (editions files and their importers), by import path.
@@ -172,6 +175,8 @@ pub struct CompileStats {
     pub protoc: Duration,
     /// Files opened with protox (judged files of distinct sets).
     pub protox_files: usize,
+    /// The on-disk cache (all zero without it).
+    pub disk: DiskStats,
 }
 
 /// A blob as protox parsed it, or the imports of one it cannot read (an editions file, or
@@ -191,7 +196,8 @@ impl Parsed {
     }
 }
 
-/// The shared compiler: keep one for a whole history.
+/// The shared compiler: keep one for a whole history. It uses the on-disk cache when the
+/// process turned it on (`store::configure`).
 #[derive(Default)]
 pub struct Cache {
     parsed: HashMap<(String, String), Result<Parsed, Diagnostic>>,
@@ -203,6 +209,8 @@ pub struct Cache {
     /// How many more versions read each planned (path, blob) (see [`Cache::plan`]): a parse
     /// no later version reads is dropped as soon as its file set is linked.
     uses_left: HashMap<(String, String), usize>,
+    /// The on-disk cache, when on.
+    disk: Option<persist::Disk>,
     pub stats: CompileStats,
 }
 
@@ -216,10 +224,6 @@ struct Gathered<'a> {
 }
 
 impl Cache {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Says which files each version to come will compile, in any order: a parse is then
     /// kept only while a version still to be compiled reads it (a 10 MB file's parse is a
     /// sixth of its load's peak). Without a plan every parse is kept.
@@ -255,7 +259,10 @@ impl Cache {
             self.forget_spent(files);
             return done;
         }
-        let compiled = Arc::new(self.compile_new(files));
+        let compiled = Arc::new(self.compile_or_load(files));
+        if let Some(disk) = &self.disk {
+            self.stats.disk = disk.stats.clone();
+        }
         self.stats.sets_compiled += 1;
         self.sets.insert(key, compiled.clone());
         compiled
@@ -380,7 +387,9 @@ impl Cache {
         }
     }
 
-    fn compile_new(&mut self, given: &[SourceRef<'_>]) -> Compiled {
+    /// Compiles a set; also returns each pool file's fingerprint digest, and which files
+    /// protox put in the pool (protoc the others).
+    fn compile_new(&mut self, given: &[SourceRef<'_>]) -> (Compiled, persist::Extra) {
         let Gathered {
             files,
             mut parsed,
@@ -406,6 +415,7 @@ impl Cache {
         self.forget_spent(&files);
         let (mut pool, link_errors, mut file_docs) =
             self.link_protox(&files, &mut parsed, &needs_protoc, &texts, &failed_parse);
+        let by_protox: HashSet<String> = pool.files().map(|f| f.name().to_string()).collect();
 
         // protoc, by unit, for the judged files protox could not link.
         let started = Instant::now();
@@ -474,14 +484,15 @@ impl Cache {
                 .map(|(n, (_, _, o))| (n.clone(), *o))
                 .collect(),
         };
-        let schema = Arc::new(normalize(
+        let (schema, digests) = normalize(
             &pool,
             &own,
             &joined.editions,
             &joined.local,
             &mut self.fingerprints,
             &mut diagnostics,
-        ));
+        );
+        let schema = Arc::new(schema);
         self.stats.normalize += started.elapsed();
 
         let unexplained = unexplained(&files, &own, &deps, &diagnostics);
@@ -501,14 +512,15 @@ impl Cache {
         } else {
             Status::Failed
         };
-        Compiled {
+        let compiled = Compiled {
             status,
             schema,
             diagnostics,
             files_total,
             files_ok,
             how,
-        }
+        };
+        (compiled, persist::Extra { digests, by_protox })
     }
 }
 

@@ -21,7 +21,8 @@ use prost_reflect::{
 /// the files of the set that are not under a proto root. `editions` holds the edition of each
 /// editions file (their `syntax` was rewritten to proto2 for prost-reflect); every element's
 /// features are resolved from it. What the model cannot hold (two extensions with one number,
-/// which protoc rejects and protox links) goes to `diagnostics`.
+/// which protoc rejects and protox links) goes to `diagnostics`. Also returns each file's
+/// fingerprint digest (what the on-disk cache keeps per file).
 pub fn normalize(
     pool: &DescriptorPool,
     own: &HashMap<String, (String, Arc<FileDocs>, Origin)>,
@@ -29,14 +30,15 @@ pub fn normalize(
     local: &HashSet<String>,
     memo: &mut Memo,
     diagnostics: &mut Vec<Diagnostic>,
-) -> Schema {
+) -> (Schema, HashMap<String, [u8; 32]>) {
     let mut schema = Schema::default();
     // First, while the model is not built: its encodings are the peak of a big file's load.
     let blobs: HashMap<&str, &str> = own
         .iter()
         .map(|(name, (blob, _, _))| (name.as_str(), blob.as_str()))
         .collect();
-    schema.fingerprint = fingerprint::of_pool(pool, &blobs, memo);
+    let (fingerprint, digests) = fingerprint::of_pool(pool, &blobs, memo);
+    schema.fingerprint = fingerprint;
     for file in pool.files() {
         let origin = own
             .get(file.name())
@@ -96,7 +98,7 @@ pub fn normalize(
             ),
         });
     }
-    schema
+    (schema, digests)
 }
 
 fn syntax_of(file: &FileDescriptor) -> &str {

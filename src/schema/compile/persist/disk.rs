@@ -1,0 +1,368 @@
+//! The disk side of one `Cache`: looking a set up (its whole-set entry, else its files'
+//! parts), putting it together, and storing what a compile gave.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::super::super::fingerprint;
+use super::super::super::model::Schema;
+use super::super::super::store::{Kind, Store};
+use super::super::{Compiled, Diagnostic, HowCompiled, SourceRef, Status};
+use super::part::{Part, conflicts, split};
+use super::plan::{Plan, Record, Via, base_id, given, protoc_id, record_key};
+use super::{DiskStats, Extra, ParsedMap};
+
+/// What the cache holds of a set.
+pub(super) enum Lookup {
+    Hit(Compiled),
+    /// These files have no part (the rest of the set is planned).
+    Missing(Plan, HashSet<String>),
+    Miss,
+}
+
+/// The outcome of a whole set, with the key of each pool file's part.
+#[derive(Serialize, Deserialize)]
+struct Outcome {
+    status: Status,
+    diagnostics: Vec<Diagnostic>,
+    files_total: usize,
+    files_ok: usize,
+    how: HowCompiled,
+    fingerprint: String,
+    parts: Vec<(String, [u8; 32])>,
+}
+
+/// Words of the diagnostics of a failure that may not come again: protoc stopped, not
+/// started, killed, or its files not written or read back.
+const TRANSIENT: &[&str] = &[
+    "for protoc",
+    "cannot run protoc",
+    "waiting for protoc",
+    "protoc took more than",
+    "without a message",
+    "protoc's output",
+    "internal error",
+];
+
+pub(in super::super) struct Disk {
+    store: Arc<Store>,
+    records: HashMap<(String, String), Option<Record>>,
+    parts: HashMap<[u8; 32], Option<Arc<Part>>>,
+    stored: HashSet<[u8; 32]>,
+    pub(in super::super) stats: DiskStats,
+}
+
+impl Drop for Disk {
+    fn drop(&mut self) {
+        if self.store.wrote.load(std::sync::atomic::Ordering::Relaxed) {
+            self.store.evict();
+        }
+    }
+}
+
+/// The key of a whole set: its files (path, blob, origin, and why one was not read: over a
+/// cap), protolapse and the compilers.
+fn set_key(files: &[SourceRef<'_>]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"set\0");
+    h.update(base_id());
+    h.update(protoc_id());
+    let unread: HashMap<&str, &str> = files
+        .iter()
+        .filter_map(|f| f.text.err().map(|why| (f.path, why)))
+        .collect();
+    for (path, blob, origin) in given(files) {
+        h.update(path.as_bytes());
+        h.update([0]);
+        h.update(blob.as_bytes());
+        h.update([0, origin as u8]);
+        if let Some(why) = unread.get(path) {
+            h.update(b"unread\0");
+            h.update(why.as_bytes());
+            h.update([0]);
+        }
+    }
+    h.finalize().into()
+}
+
+/// The key of a file's part that holds for this set only.
+fn in_set_key(set: &[u8; 32], path: &str) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"in set\0");
+    h.update(set);
+    h.update(path.as_bytes());
+    h.finalize().into()
+}
+
+impl Disk {
+    pub(super) fn new(store: Arc<Store>) -> Disk {
+        Disk {
+            store,
+            records: HashMap::new(),
+            parts: HashMap::new(),
+            stored: HashSet::new(),
+            stats: DiskStats::default(),
+        }
+    }
+
+    pub(super) fn record(&mut self, parsed: &ParsedMap, path: &str, blob: &str) -> Option<Record> {
+        let key = (path.to_string(), blob.to_string());
+        if let Some(Ok(p)) = parsed.get(&key) {
+            return Some(Record::of(p));
+        }
+        if let Some(r) = self.records.get(&key) {
+            return r.clone();
+        }
+        let r: Option<Record> = self
+            .store
+            .get(Kind::Record, &record_key(path, blob))
+            .and_then(|bytes| postcard::from_bytes(&bytes).ok());
+        if r.is_some() {
+            self.stats.records_hit += 1;
+            self.stored.insert(record_key(path, blob));
+        } else {
+            self.stats.records_missed += 1;
+        }
+        self.records.insert(key, r.clone());
+        r
+    }
+
+    fn part(&mut self, key: &[u8; 32]) -> Option<Arc<Part>> {
+        if let Some(p) = self.parts.get(key) {
+            return p.clone();
+        }
+        let part: Option<Arc<Part>> = self
+            .store
+            .get(Kind::Part, key)
+            .and_then(|bytes| postcard::from_bytes::<Part>(&bytes).ok())
+            .map(Arc::new);
+        if part.is_some() {
+            self.stats.parts_hit += 1;
+            self.stored.insert(*key);
+        } else {
+            self.stats.parts_missed += 1;
+        }
+        self.parts.insert(*key, part.clone());
+        part
+    }
+
+    /// The parts of `keys`, each checked to be its file's; None when one is missing.
+    fn parts_of<'k>(
+        &mut self,
+        keys: impl Iterator<Item = (&'k String, &'k [u8; 32])>,
+    ) -> Result<Vec<(&'k String, Arc<Part>)>, HashSet<String>> {
+        let mut parts = Vec::new();
+        let mut missing = HashSet::new();
+        for (path, key) in keys {
+            match self.part(key) {
+                // A part stored under another file's key is not this file's.
+                Some(part) if part.file.name == *path => parts.push((path, part)),
+                _ => {
+                    missing.insert(path.clone());
+                }
+            }
+        }
+        if missing.is_empty() {
+            Ok(parts)
+        } else {
+            Err(missing)
+        }
+    }
+
+    /// The set from its whole-set entry; else put together from its files' parts when
+    /// every file it needs has one and nothing between them would fail; else which files
+    /// miss (none: the set cannot be planned, or its parts clash).
+    pub(super) fn lookup(&mut self, parsed: &ParsedMap, files: &[SourceRef<'_>]) -> Lookup {
+        let whole: Option<Outcome> = self
+            .store
+            .get(Kind::Set, &set_key(files))
+            .and_then(|bytes| postcard::from_bytes(&bytes).ok());
+        if let Some(o) = whole
+            && let Ok(parts) = self.parts_of(o.parts.iter().map(|(p, k)| (p, k)))
+        {
+            let (mut schema, _) = put_together(&parts);
+            schema.fingerprint = o.fingerprint;
+            self.stats.sets_whole += 1;
+            return Lookup::Hit(Compiled {
+                status: o.status,
+                schema: Arc::new(schema),
+                diagnostics: o.diagnostics,
+                files_total: o.files_total,
+                files_ok: o.files_ok,
+                how: o.how,
+            });
+        }
+        let plan = Plan::new(files, |p, b| self.record(parsed, p, b));
+        if !plan.complete || plan.roots.is_empty() {
+            return Lookup::Miss;
+        }
+        let parts = match self.parts_of(plan.reached.iter().map(|(p, n)| (p, &n.key))) {
+            Ok(parts) => parts,
+            Err(missing) => return Lookup::Missing(plan, missing),
+        };
+        if conflicts(parts.iter().map(|(_, p)| p.as_ref())) {
+            return Lookup::Miss;
+        }
+        let (mut schema, (deps, digests)) = put_together(&parts);
+        schema.fingerprint = fingerprint::of_digests(&deps, &digests);
+        Lookup::Hit(Compiled {
+            status: Status::Complete,
+            schema: Arc::new(schema),
+            diagnostics: Vec::new(),
+            files_total: plan.roots.len(),
+            files_ok: plan.roots.len(),
+            how: plan.how(),
+        })
+    }
+
+    fn put_record(&mut self, parsed: &ParsedMap, path: &str, blob: &str) {
+        let key = record_key(path, blob);
+        if self.stored.insert(key)
+            && let Some(Ok(x)) = parsed.get(&(path.to_string(), blob.to_string()))
+            && let Ok(bytes) = postcard::to_allocvec(&Record::of(x))
+        {
+            self.store.put(Kind::Record, &key, &bytes);
+            self.stats.records_stored += 1;
+        }
+    }
+
+    /// Stores what a compile gave: the records of its files, each pool file's part, and,
+    /// when it had diagnostics, the whole set's outcome.
+    pub(super) fn save(
+        &mut self,
+        parsed: &ParsedMap,
+        files: &[SourceRef<'_>],
+        compiled: &Compiled,
+        extra: &Extra,
+    ) {
+        let transient = compiled
+            .diagnostics
+            .iter()
+            .any(|d| TRANSIENT.iter().any(|w| d.message.contains(w)));
+        if transient || compiled.status == Status::Pending {
+            return;
+        }
+        let plan = Plan::new(files, |p, b| {
+            match parsed.get(&(p.to_string(), b.to_string())) {
+                Some(Ok(x)) => Some(Record::of(x)),
+                _ => None,
+            }
+        });
+        let content = &compiled.schema.content;
+        let clean = compiled.status == Status::Complete && compiled.diagnostics.is_empty();
+        // A clean set must be what the plan says, or no key of the plan is trusted.
+        let plan_holds = !clean
+            || (plan.complete
+                && plan.how() == compiled.how
+                && plan.reached.len() == content.files.len());
+        let named: HashSet<&str> = compiled
+            .diagnostics
+            .iter()
+            .map(|d| d.file.as_str())
+            .collect();
+        let observed = |p: &str| {
+            if extra.by_protox.contains(p) {
+                Via::Protox
+            } else {
+                Via::Protoc
+            }
+        };
+        let set = set_key(files);
+        let mut keys: Vec<(String, [u8; 32])> = Vec::with_capacity(content.files.len());
+        for path in content.files.keys() {
+            let node = plan.reached.get(path).filter(|n| {
+                plan_holds
+                    && !named.contains(path.as_str())
+                    && n.closure.iter().all(|q| {
+                        content.files.contains_key(q)
+                            && plan.reached.get(q).is_some_and(|m| m.via == observed(q))
+                    })
+            });
+            keys.push((
+                path.clone(),
+                node.map_or_else(|| in_set_key(&set, path), |n| n.key),
+            ));
+        }
+        for (path, blob, _) in given(files) {
+            self.put_record(parsed, path, blob);
+        }
+        for (path, node) in &plan.reached {
+            if node.origin == Some(crate::origin::Origin::Embedded) {
+                self.put_record(parsed, path, &node.blob);
+            }
+        }
+        let mut split = split(compiled, &extra.digests);
+        for (path, key) in &keys {
+            // Parts of other sets' files are usually there already.
+            if self.stored.contains(key) || self.store.get(Kind::Part, key).is_some() {
+                self.stored.insert(*key);
+                continue;
+            }
+            let Some(part) = split.remove(path.as_str()) else {
+                continue;
+            };
+            if let Ok(bytes) = postcard::to_allocvec(&part) {
+                self.store.put(Kind::Part, key, &bytes);
+                self.stats.parts_stored += 1;
+            }
+            // Not kept in memory: a cold run holds the models it compiled already (a set
+            // put together after a partial compile reads its new parts back).
+            self.stored.insert(*key);
+            self.parts.remove(key);
+        }
+        if clean && plan_holds {
+            return;
+        }
+        let outcome = Outcome {
+            status: compiled.status,
+            diagnostics: compiled.diagnostics.clone(),
+            files_total: compiled.files_total,
+            files_ok: compiled.files_ok,
+            how: compiled.how.clone(),
+            fingerprint: compiled.schema.fingerprint.clone(),
+            parts: keys,
+        };
+        if let Ok(bytes) = postcard::to_allocvec(&outcome) {
+            self.store.put(Kind::Set, &set, &bytes);
+        }
+    }
+}
+
+/// Each file's imports and fingerprint digest, by name.
+type Digests = (BTreeMap<String, Vec<String>>, HashMap<String, [u8; 32]>);
+
+/// The model of a set from its files' parts; the files' imports and digests for the
+/// fingerprint.
+fn put_together(parts: &[(&String, Arc<Part>)]) -> (Schema, Digests) {
+    let mut schema = Schema::default();
+    let mut deps = BTreeMap::new();
+    let mut digests = HashMap::new();
+    for (path, part) in parts {
+        let c = &mut schema.content;
+        c.files.insert((*path).clone(), part.file.clone());
+        for m in &part.messages {
+            c.messages.insert(m.full_name.clone(), m.clone());
+        }
+        for e in &part.enums {
+            c.enums.insert(e.full_name.clone(), e.clone());
+        }
+        for s in &part.services {
+            c.services.insert(s.full_name.clone(), s.clone());
+        }
+        for x in &part.extensions {
+            c.extensions
+                .entry(x.extendee.clone())
+                .or_default()
+                .insert(x.field.number, x.clone());
+        }
+        if let Some(d) = &part.docs {
+            schema.docs.insert((*path).clone(), d.clone());
+        }
+        deps.insert((*path).clone(), part.file.imports.clone());
+        digests.insert((*path).clone(), part.digest);
+    }
+    (schema, (deps, digests))
+}

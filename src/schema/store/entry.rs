@@ -1,0 +1,109 @@
+//! One entry on disk: a header that says what it is, then the payload.
+//!
+//! ```text
+//! magic "protolapse-cache" (16) | format u32 LE | kind u8 | key (32) | length u64 LE |
+//! SHA-256 of the payload (32) | payload
+//! ```
+//! An entry is trusted only when every part of the header matches what was asked for and
+//! the payload has exactly its length and digest.
+
+use sha2::{Digest, Sha256};
+
+/// The version of the entries' layout and of what they hold (the model, the keys). Bump it
+/// whenever the model or the way a file is normalized changes.
+pub const FORMAT: u32 = 1;
+
+const MAGIC: &[u8; 16] = b"protolapse-cache";
+const HEADER: usize = 16 + 4 + 1 + 32 + 8 + 32;
+/// No entry we write is larger (a part of a 16 MiB file is well under it): a larger file is
+/// not ours.
+pub const MAX_ENTRY: u64 = 1 << 30;
+
+/// What an entry holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// What a file's key needs from its blob: its imports, and which compiler reads it.
+    Record,
+    /// A file's part of the model, as compiled and normalized in its import closure.
+    Part,
+    /// What a whole file set compiled to, when that cannot be told from its files' parts
+    /// (diagnostics): the outcome and the keys of its files' parts.
+    Set,
+}
+
+impl Kind {
+    fn byte(self) -> u8 {
+        match self {
+            Kind::Record => 1,
+            Kind::Part => 2,
+            Kind::Set => 3,
+        }
+    }
+
+    pub(super) fn ext(self) -> &'static str {
+        match self {
+            Kind::Record => "rec",
+            Kind::Part => "part",
+            Kind::Set => "set",
+        }
+    }
+}
+
+/// The bytes of an entry holding `payload`.
+pub(super) fn seal(kind: Kind, key: &[u8; 32], payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER + payload.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT.to_le_bytes());
+    out.push(kind.byte());
+    out.extend_from_slice(key);
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&Sha256::digest(payload));
+    out.extend_from_slice(payload);
+    out
+}
+
+/// The payload of an entry, when it is sound and is the entry of `kind` and `key`.
+pub(super) fn open<'a>(bytes: &'a [u8], kind: Kind, key: &[u8; 32]) -> Option<&'a [u8]> {
+    let (magic, rest) = bytes.split_first_chunk::<16>()?;
+    let (format, rest) = rest.split_first_chunk::<4>()?;
+    let (k, rest) = rest.split_first()?;
+    let (stored_key, rest) = rest.split_first_chunk::<32>()?;
+    let (len, rest) = rest.split_first_chunk::<8>()?;
+    let (digest, payload) = rest.split_first_chunk::<32>()?;
+    let sound = magic == MAGIC
+        && u32::from_le_bytes(*format) == FORMAT
+        && *k == kind.byte()
+        && stored_key == key
+        && u64::from_le_bytes(*len) == payload.len() as u64
+        && Sha256::digest(payload).as_slice() == digest;
+    sound.then_some(payload)
+}
+
+pub(super) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_opens_only_as_itself_and_whole() {
+        let key = [7u8; 32];
+        let sealed = seal(Kind::Part, &key, b"payload");
+        assert_eq!(open(&sealed, Kind::Part, &key), Some(&b"payload"[..]));
+        assert_eq!(open(&sealed, Kind::Record, &key), None);
+        assert_eq!(open(&sealed, Kind::Part, &[8u8; 32]), None);
+        for cut in 0..sealed.len() {
+            assert_eq!(open(&sealed[..cut], Kind::Part, &key), None, "cut at {cut}");
+        }
+        let mut flipped = sealed.clone();
+        if let Some(last) = flipped.last_mut() {
+            *last ^= 1;
+        }
+        assert_eq!(open(&flipped, Kind::Part, &key), None);
+        let mut longer = sealed;
+        longer.push(0);
+        assert_eq!(open(&longer, Kind::Part, &key), None);
+    }
+}

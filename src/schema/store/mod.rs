@@ -1,0 +1,287 @@
+//! The on-disk cache: compiled and normalized results kept between runs, in the platform's
+//! cache folder (`~/.cache/protolapse` on Linux), or `PROTOLAPSE_CACHE_DIR`.
+//!
+//! A store is a folder of entries, one file each, named by the SHA-256 of its key. What an
+//! entry holds and what its key covers is the compiler's business (`compile::persist`);
+//! here: reading and writing entries safely. Each entry carries a header (magic, format
+//! version, kind, its own key) and the SHA-256 of its payload: a corrupt, truncated or
+//! foreign entry is never trusted, it is removed and counted as a miss. Entries are written
+//! to a temporary file in the same folder and renamed into place, so concurrent runs never
+//! see half an entry. The size is bounded: when a run wrote entries and the store is over
+//! its cap (512 MiB, `PROTOLAPSE_CACHE_MAX_BYTES`), the least recently used entries (by
+//! modification time, refreshed on use) are removed.
+//!
+//! The command line turns it on once per process ([`configure`]); a `Cache` made without
+//! it (tests, the library) never touches the disk. A folder that cannot be created or
+//! written turns the store off with one warning; the command goes on uncached.
+
+mod entry;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, SystemTime};
+
+pub use entry::{FORMAT, Kind};
+
+/// The default cap on the store's size.
+pub const DEFAULT_MAX_BYTES: u64 = 512 << 20;
+pub const DIR_VAR: &str = "PROTOLAPSE_CACHE_DIR";
+pub const MAX_VAR: &str = "PROTOLAPSE_CACHE_MAX_BYTES";
+/// The folder under the store's root that holds the entries (the only one `clear` removes).
+const ENTRIES: &str = "entries";
+/// An entry used within this long is not touched again (one write less per hit).
+const TOUCH_AFTER: Duration = Duration::from_secs(3600);
+
+/// An open store.
+#[derive(Debug)]
+pub struct Store {
+    root: PathBuf,
+    max_bytes: u64,
+    /// Set after a write failed: the rest of the run goes uncached.
+    broken: AtomicBool,
+    pub(crate) wrote: AtomicBool,
+    pub counters: Counters,
+}
+
+/// What a run did with the store (for `bench`).
+#[derive(Debug, Default)]
+pub struct Counters {
+    pub reads: AtomicU64,
+    pub read_bytes: AtomicU64,
+    pub misses: AtomicU64,
+    /// Entries found but not trusted (corrupt, truncated, foreign), removed.
+    pub rejected: AtomicU64,
+    pub writes: AtomicU64,
+    pub written_bytes: AtomicU64,
+    pub evicted: AtomicU64,
+}
+
+/// The number of entries and their size.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Usage {
+    pub entries: u64,
+    pub bytes: u64,
+}
+
+/// Where the store of this process lives: `PROTOLAPSE_CACHE_DIR`, else the platform's cache
+/// folder for protolapse; None when neither is known.
+pub fn location() -> Option<PathBuf> {
+    match std::env::var_os(DIR_VAR) {
+        Some(dir) if !dir.is_empty() => Some(PathBuf::from(dir)),
+        _ => directories::ProjectDirs::from("", "", "protolapse")
+            .map(|d| d.cache_dir().to_path_buf()),
+    }
+}
+
+/// The cap of this process: `PROTOLAPSE_CACHE_MAX_BYTES` (a number of bytes, `_` allowed),
+/// else [`DEFAULT_MAX_BYTES`].
+pub fn max_bytes() -> u64 {
+    std::env::var(MAX_VAR)
+        .ok()
+        .and_then(|v| v.trim().replace('_', "").parse().ok())
+        .unwrap_or(DEFAULT_MAX_BYTES)
+}
+
+struct Global {
+    enabled: bool,
+    warn: fn(&str),
+    store: OnceLock<Option<Arc<Store>>>,
+}
+
+static GLOBAL: OnceLock<Global> = OnceLock::new();
+
+/// Turns the store on (or, with `enabled` false, keeps it off) for this process; the first
+/// call wins. The store opens when first used; `warn` gets the one line that says why it
+/// could not (the command goes on uncached).
+pub fn configure(enabled: bool, warn: fn(&str)) {
+    let _ = GLOBAL.set(Global {
+        enabled,
+        warn,
+        store: OnceLock::new(),
+    });
+}
+
+/// The store of this process, opened on first use; None when it is off or cannot be used.
+pub fn global() -> Option<Arc<Store>> {
+    let g = GLOBAL.get()?;
+    if !g.enabled {
+        return None;
+    }
+    g.store
+        .get_or_init(|| {
+            let opened = location()
+                .ok_or_else(|| format!("no cache folder is known for this user (set {DIR_VAR})"))
+                .and_then(|root| Store::open(&root, max_bytes()));
+            match opened {
+                Ok(s) => Some(Arc::new(s)),
+                Err(why) => {
+                    (g.warn)(&format!("{why}; going on without the cache"));
+                    None
+                }
+            }
+        })
+        .clone()
+}
+
+impl Store {
+    /// Opens (creating it) the store at `root`; fails when the folder cannot be created or
+    /// written.
+    pub fn open(root: &Path, max_bytes: u64) -> Result<Store, String> {
+        let entries = root.join(ENTRIES);
+        let shown = root.display();
+        std::fs::create_dir_all(&entries)
+            .map_err(|e| format!("cannot create the cache folder {shown}: {e}"))?;
+        // A probe: a folder that exists but cannot be written is found now, once.
+        tempfile::NamedTempFile::new_in(&entries)
+            .map_err(|e| format!("cannot write in the cache folder {shown}: {e}"))?;
+        Ok(Store {
+            root: root.to_path_buf(),
+            max_bytes,
+            broken: AtomicBool::new(false),
+            wrote: AtomicBool::new(false),
+            counters: Counters::default(),
+        })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn max_bytes(&self) -> u64 {
+        self.max_bytes
+    }
+
+    /// One folder of entries, not sharded: creating a folder costs as much as a file, and a
+    /// store holds a few thousand entries.
+    fn path(&self, kind: Kind, key: &[u8; 32]) -> PathBuf {
+        self.root
+            .join(ENTRIES)
+            .join(format!("{}.{}", entry::hex(key), kind.ext()))
+    }
+
+    /// The payload stored under `key`, checked; None when there is none or it is not sound
+    /// (then it is removed).
+    pub fn get(&self, kind: Kind, key: &[u8; 32]) -> Option<Vec<u8>> {
+        let path = self.path(kind, key);
+        let Some((bytes, modified)) = read(&path) else {
+            self.counters.misses.fetch_add(1, Ordering::Relaxed);
+            return None;
+        };
+        let c = &self.counters;
+        match entry::open(&bytes, kind, key) {
+            Some(payload) => {
+                c.reads.fetch_add(1, Ordering::Relaxed);
+                c.read_bytes
+                    .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                touch(&path, modified);
+                Some(payload.to_vec())
+            }
+            None => {
+                c.rejected.fetch_add(1, Ordering::Relaxed);
+                let _ = std::fs::remove_file(&path);
+                None
+            }
+        }
+    }
+
+    /// Stores `payload` under `key` (atomically: a temporary file renamed into place). A
+    /// failure turns the store off for the rest of the run.
+    pub fn put(&self, kind: Kind, key: &[u8; 32], payload: &[u8]) {
+        if self.broken.load(Ordering::Relaxed) {
+            return;
+        }
+        let path = self.path(kind, key);
+        let bytes = entry::seal(kind, key, payload);
+        let written = (|| -> std::io::Result<()> {
+            let dir = path.parent().unwrap_or(&self.root);
+            let mut tmp = tempfile::Builder::new().prefix(".tmp").tempfile_in(dir)?;
+            std::io::Write::write_all(&mut tmp, &bytes)?;
+            tmp.persist(&path).map_err(|e| e.error)?;
+            Ok(())
+        })();
+        match written {
+            Ok(()) => {
+                self.wrote.store(true, Ordering::Relaxed);
+                self.counters.writes.fetch_add(1, Ordering::Relaxed);
+                self.counters
+                    .written_bytes
+                    .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+            }
+            Err(_) => self.broken.store(true, Ordering::Relaxed),
+        }
+    }
+
+    /// Every file of the store with its size and time of last use.
+    fn files(&self) -> Vec<(PathBuf, u64, SystemTime)> {
+        let Ok(files) = std::fs::read_dir(self.root.join(ENTRIES)) else {
+            return Vec::new();
+        };
+        files
+            .flatten()
+            .filter_map(|f| {
+                let meta = f.metadata().ok().filter(|m| m.is_file())?;
+                let used = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+                Some((f.path(), meta.len(), used))
+            })
+            .collect()
+    }
+
+    /// How many entries the store holds, and their size.
+    pub fn usage(&self) -> Usage {
+        let files = self.files();
+        Usage {
+            entries: files.len() as u64,
+            bytes: files.iter().map(|(_, n, _)| n).sum(),
+        }
+    }
+
+    /// Removes every entry; returns what was removed.
+    pub fn clear(&self) -> std::io::Result<Usage> {
+        let usage = self.usage();
+        match std::fs::remove_dir_all(self.root.join(ENTRIES)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(usage),
+        }
+    }
+
+    /// When over the cap, removes the least recently used entries until it is not (a
+    /// temporary file older than an hour, left by a run that was killed, goes first).
+    pub fn evict(&self) {
+        let mut files = self.files();
+        let mut total: u64 = files.iter().map(|(_, n, _)| n).sum();
+        if total <= self.max_bytes {
+            return;
+        }
+        files.sort_by_key(|(_, _, used)| *used);
+        for (path, size, _) in files {
+            if total <= self.max_bytes {
+                break;
+            }
+            if std::fs::remove_file(&path).is_ok() {
+                total = total.saturating_sub(size);
+                self.counters.evicted.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// An entry's bytes and its time of last use; None when there is none (or no more than
+/// the largest entry we write could be read).
+fn read(path: &Path) -> Option<(Vec<u8>, Option<SystemTime>)> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).ok()?;
+    let meta = file.metadata().ok()?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0).min(1 << 30));
+    file.take(entry::MAX_ENTRY).read_to_end(&mut bytes).ok()?;
+    Some((bytes, meta.modified().ok()))
+}
+
+/// Marks an entry as used now (for eviction), at most once per [`TOUCH_AFTER`].
+fn touch(path: &Path, modified: Option<SystemTime>) {
+    let now = SystemTime::now();
+    let stale = modified.is_some_and(|t| now.duration_since(t).is_ok_and(|d| d > TOUCH_AFTER));
+    if stale && let Ok(file) = std::fs::File::options().append(true).open(path) {
+        let _ = file.set_modified(now);
+    }
+}
