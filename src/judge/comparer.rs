@@ -2,6 +2,7 @@
 //! once and shared.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -10,6 +11,7 @@ use crate::load::{Loaded, Project, VersionId};
 use crate::rules::{Change, RuleId, Severity};
 use crate::schema::Schema;
 
+use super::closure::Closure;
 use super::{Ignores, Scope, Side, ignore, judge, judge_with};
 
 /// What a policy needs to know of one pair: per level and direction, the worst verdict
@@ -84,7 +86,7 @@ impl<'p> Comparer<'p> {
                 })
             })
             .collect();
-        let representative = versions
+        let representative: Vec<VersionId> = versions
             .iter()
             .map(|v| {
                 let c = canon[v.id.index()];
@@ -98,6 +100,10 @@ impl<'p> Comparer<'p> {
                 }
             })
             .collect();
+        let representative = match scope.root() {
+            Some(root) => by_closure(versions, root, representative, &directives),
+            None => representative,
+        };
         Comparer {
             versions,
             scope,
@@ -129,6 +135,18 @@ impl<'p> Comparer<'p> {
             &self.side(new)?,
             &self.scope,
             &self.ignores,
+        ))
+    }
+
+    /// [`Comparer::changes`] without COMMENT_CHANGED (its verdict is safe at every level, so
+    /// no policy objects to it): what the policies list, without comparing every comment.
+    pub fn verdict_changes(&self, old: VersionId, new: VersionId) -> Option<Vec<Change>> {
+        Some(judge_with(
+            &self.side(old)?,
+            &self.side(new)?,
+            &self.scope,
+            &self.ignores,
+            false,
         ))
     }
 
@@ -190,6 +208,17 @@ impl<'p> Comparer<'p> {
 
     /// Computes the summaries of the given pairs on every core, so that later lookups hit.
     pub fn prefetch(&self, pairs: &[(VersionId, VersionId)]) {
+        self.prefetch_with(pairs, &|_, _| true);
+    }
+
+    /// [`Comparer::prefetch`], calling `progress(done, total)` after each distinct pair
+    /// compared (`total` counts the distinct pairs not known yet); when it returns false, the
+    /// pairs not started are left (and false is returned).
+    pub fn prefetch_with(
+        &self,
+        pairs: &[(VersionId, VersionId)],
+        progress: &(dyn Fn(usize, usize) -> bool + Sync),
+    ) -> bool {
         let mut todo: Vec<(VersionId, VersionId)> = pairs
             .iter()
             .filter_map(|&(a, b)| Some((self.representative(a)?, self.representative(b)?)))
@@ -201,8 +230,67 @@ impl<'p> Comparer<'p> {
             let cache = self.lock();
             todo.retain(|p| !cache.contains_key(p));
         }
+        let total = todo.len();
+        let done = AtomicUsize::new(0);
+        let go_on = AtomicBool::new(progress(0, total));
         todo.par_iter().for_each(|&(a, b)| {
+            if !go_on.load(Ordering::Relaxed) {
+                return;
+            }
             self.summary(a, b);
+            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if !progress(d, total) {
+                go_on.store(false, Ordering::Relaxed);
+            }
         });
+        go_on.load(Ordering::Relaxed)
     }
+}
+
+/// In the scope of `root`, versions whose closures are equal (see [`Closure`]) and whose failed
+/// files among the closures' files are the same judge alike: the earliest stands for the
+/// others. Only versions that already stand for themselves (distinct contents) and hold no
+/// inline directive are grouped; each closure is compared with one per group found so far.
+fn by_closure(
+    versions: &[Loaded],
+    root: &str,
+    representative: Vec<VersionId>,
+    directives: &[bool],
+) -> Vec<VersionId> {
+    let candidates: Vec<&Loaded> = versions
+        .iter()
+        .filter(|v| representative[v.id.index()] == v.id && !directives[v.id.index()])
+        .filter(|v| v.schema().is_some())
+        .collect();
+    let closures: Vec<Closure<'_>> = candidates
+        .par_iter()
+        .map(|v| Closure::of(&v.compiled.schema.content, root))
+        .collect();
+    // A failed file counts where some closure reads it; elsewhere it changes no verdict.
+    let read: std::collections::BTreeSet<&str> = closures.iter().flat_map(Closure::files).collect();
+    let failed = |v: &'_ Loaded| -> Vec<String> {
+        v.failed_files
+            .iter()
+            .filter(|f| read.contains(f.as_str()))
+            .cloned()
+            .collect()
+    };
+    let mut groups: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut stands_for: HashMap<VersionId, VersionId> = HashMap::new();
+    for (k, v) in candidates.iter().enumerate() {
+        let f = failed(v);
+        match groups
+            .iter()
+            .find(|(g, gf)| *gf == f && closures[*g] == closures[k])
+        {
+            Some(&(g, _)) => {
+                stands_for.insert(v.id, candidates[g].id);
+            }
+            None => groups.push((k, f)),
+        }
+    }
+    representative
+        .into_iter()
+        .map(|r| stands_for.get(&r).copied().unwrap_or(r))
+        .collect()
 }

@@ -274,7 +274,7 @@ pub fn violations_against(
         .map(|v| v.version.name.clone())
         .unwrap_or_default();
     let (mut fails, mut warns) = (Vec::new(), Vec::new());
-    for c in cmp.changes(old, new).unwrap_or_default() {
+    for c in cmp.verdict_changes(old, new).unwrap_or_default() {
         if c.ignored.is_some() {
             continue;
         }
@@ -323,23 +323,9 @@ pub fn evaluate_all(
     previous: &[Option<VersionId>],
 ) -> Vec<PolicyResult> {
     let versions = cmp.versions();
-    let earlier: Vec<Vec<VersionId>> = versions
-        .iter()
-        .map(|v| {
-            let pre = v.version.semver.as_ref().is_some_and(|s| !s.pre.is_empty());
-            earlier_tags(versions, v.id, !pre)
-        })
-        .collect();
+    let earlier = earlier_of_each(versions);
     let prev = |v: &Loaded| previous.get(v.id.index()).copied().flatten();
-    let pairs: Vec<(VersionId, VersionId)> = versions
-        .iter()
-        .flat_map(|v| {
-            requirements(policy, versions, prev(v), &earlier[v.id.index()])
-                .into_iter()
-                .map(move |(j, _, _)| (j, v.id))
-        })
-        .collect();
-    cmp.prefetch(&pairs);
+    cmp.prefetch(&pairs(versions, policy, previous, &earlier));
     versions
         .iter()
         .map(|v| {
@@ -353,5 +339,50 @@ pub fn evaluate_all(
                 &earlier[v.id.index()],
             )
         })
+        .collect()
+}
+
+/// For each version, the tags it is checked against by a transitive policy (see
+/// [`earlier_tags`]: a pre-release answers to every earlier tag, a release to releases).
+fn earlier_of_each(versions: &[Loaded]) -> Vec<Vec<VersionId>> {
+    versions
+        .iter()
+        .map(|v| {
+            let pre = v.version.semver.as_ref().is_some_and(|s| !s.pre.is_empty());
+            earlier_tags(versions, v.id, !pre)
+        })
+        .collect()
+}
+
+/// Every (older, version) pair that `policy` checks, in history order.
+fn pairs(
+    versions: &[Loaded],
+    policy: &Policy,
+    previous: &[Option<VersionId>],
+    earlier: &[Vec<VersionId>],
+) -> Vec<(VersionId, VersionId)> {
+    versions
+        .iter()
+        .flat_map(|v| {
+            let prev = previous.get(v.id.index()).copied().flatten();
+            let earlier = earlier.get(v.id.index()).map_or(&[][..], Vec::as_slice);
+            requirements(policy, versions, prev, earlier)
+                .into_iter()
+                .map(move |(j, _, _)| (j, v.id))
+        })
+        .collect()
+}
+
+/// Every pair that any of `policies` checks (each policy's pairs in history order, then the
+/// next policy's): what [`Comparer::prefetch_with`] computes before the policies are evaluated.
+pub fn pairs_of_all(
+    versions: &[Loaded],
+    policies: &[Policy],
+    previous: &[Option<VersionId>],
+) -> Vec<(VersionId, VersionId)> {
+    let earlier = earlier_of_each(versions);
+    policies
+        .iter()
+        .flat_map(|p| pairs(versions, p, previous, &earlier))
         .collect()
 }
