@@ -37,8 +37,11 @@ impl App {
                     settings: settings.clone(),
                 });
             }
+            // The policy view is computed ahead, once the analysis the other panes need has
+            // arrived, so that it is ready when opened.
+            let facts_here = have.as_ref() == Some(&root);
             let have = self.matrix.as_ref().map(|m| m.scope.clone());
-            if self.view == View::Policy
+            if (self.view == View::Policy || facts_here)
                 && have.as_ref() != Some(&root)
                 && self.asked_matrix.as_ref() != Some(&root)
             {

@@ -33,6 +33,11 @@ pub struct Figures {
     pub first_frame: Duration,
     /// Every version compiled, the analysis and the comparison of the selected pair drawn.
     pub browsable: Duration,
+    /// Every version loaded (the history is open).
+    pub loaded: Duration,
+    /// The policy view's matrix for the root computed (ahead of opening the view), since
+    /// `loaded`; None if it did not arrive within the limit.
+    pub policy_ready: Option<Duration>,
     pub versions: usize,
     pub root: Option<String>,
     pub presses: Vec<Press>,
@@ -114,8 +119,21 @@ pub fn measure(
     )?;
     let first_frame = started.elapsed();
     let mut d = Driver { rt };
-    d.until(Duration::from_secs(600), browsable)?;
+    let mut loaded = None;
+    let limit = Duration::from_secs(600);
+    while !browsable(&d.rt.app) && started.elapsed() < limit {
+        d.rt.pump(Duration::from_millis(1))?;
+        if loaded.is_none() && d.rt.app.project.is_some() {
+            loaded = Some(started.elapsed());
+        }
+    }
     let browsable_at = started.elapsed();
+    let loaded = loaded.unwrap_or(browsable_at);
+    let matrix_here = |a: &App| a.matrix.as_ref().is_some_and(|m| m.scope == a.scope());
+    while !matrix_here(&d.rt.app) && started.elapsed() < limit {
+        d.rt.pump(Duration::from_millis(1))?;
+    }
+    let policy_ready = matrix_here(&d.rt.app).then(|| started.elapsed().saturating_sub(loaded));
     let app = &d.rt.app;
     let versions = app.versions.len();
     let root = app.root.clone();
@@ -203,6 +221,8 @@ pub fn measure(
     Ok(Figures {
         first_frame,
         browsable: browsable_at,
+        loaded,
+        policy_ready,
         versions,
         root,
         presses,
