@@ -29,4 +29,5 @@ mod policy;
 mod properties;
 mod rule_fixtures;
 mod rules;
+mod transitive;
 mod ui;
