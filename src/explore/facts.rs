@@ -176,7 +176,8 @@ pub fn policy_matrix_with(
         policies.push(p.clone());
     }
     policies.retain(|p| p.check_versions(&project.versions).is_ok());
-    let cmp = policy::comparer(project, settings);
+    // The policies' first violations are mostly against one pair per version: compared once.
+    let cmp = policy::comparer(project, settings).keeping_verdicts();
     let previous = lineage::previous_of_each(&project.versions);
     let pairs = policy::registry::pairs_of_all(&project.versions, &policies, &previous);
     if !cmp.prefetch_with(&pairs, progress) {

@@ -52,6 +52,9 @@ impl PairSummary {
 /// Summaries per (old, new) pair of representative versions.
 type PairCache = HashMap<(VersionId, VersionId), PairSummary>;
 
+/// Change lists per (old, new) pair of actual versions.
+type KeptChanges = HashMap<(VersionId, VersionId), Arc<Vec<Change>>>;
+
 /// Compares versions of one history in one scope.
 ///
 /// `changes(a, b)` is the full list for a pair (locations, ignores and inline directives of
@@ -68,6 +71,14 @@ pub struct Comparer<'p> {
     /// Whether a version's comments hold any `protolapse:ignore` directive.
     directives: Vec<bool>,
     cache: Mutex<PairCache>,
+    /// Lists of [`Comparer::verdict_changes`] per actual pair, when kept.
+    kept: Option<Mutex<KeptChanges>>,
+}
+
+/// A map behind a mutex; a panic in another thread cannot leave it half-written (inserts are
+/// whole).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl<'p> Comparer<'p> {
@@ -111,6 +122,7 @@ impl<'p> Comparer<'p> {
             representative,
             directives,
             cache: Mutex::new(HashMap::new()),
+            kept: None,
         }
     }
 
@@ -140,14 +152,30 @@ impl<'p> Comparer<'p> {
 
     /// [`Comparer::changes`] without COMMENT_CHANGED (its verdict is safe at every level, so
     /// no policy objects to it): what the policies list, without comparing every comment.
-    pub fn verdict_changes(&self, old: VersionId, new: VersionId) -> Option<Vec<Change>> {
-        Some(judge_with(
+    pub fn verdict_changes(&self, old: VersionId, new: VersionId) -> Option<Arc<Vec<Change>>> {
+        let kept = self.kept.as_ref();
+        if let Some(c) = kept.and_then(|k| lock(k).get(&(old, new)).cloned()) {
+            return Some(c);
+        }
+        let changes = Arc::new(judge_with(
             &self.side(old)?,
             &self.side(new)?,
             &self.scope,
             &self.ignores,
             false,
-        ))
+        ));
+        if let Some(k) = kept {
+            lock(k).insert((old, new), changes.clone());
+        }
+        Some(changes)
+    }
+
+    /// Keeps the lists [`Comparer::verdict_changes`] computes, for callers that ask for one
+    /// pair under several policies (the terminal UI's policy matrix); a headless command asks
+    /// once per pair and keeps nothing.
+    pub fn keeping_verdicts(mut self) -> Self {
+        self.kept = Some(Mutex::new(HashMap::new()));
+        self
     }
 
     /// Version `id` as one side of a comparison; None when it did not compile.

@@ -11,6 +11,7 @@ mod policy;
 
 use std::collections::BTreeSet;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::history::VersionKind;
@@ -274,7 +275,7 @@ pub fn violations_against(
         .map(|v| v.version.name.clone())
         .unwrap_or_default();
     let (mut fails, mut warns) = (Vec::new(), Vec::new());
-    for c in cmp.verdict_changes(old, new).unwrap_or_default() {
+    for c in cmp.verdict_changes(old, new).iter().flat_map(|c| c.iter()) {
         if c.ignored.is_some() {
             continue;
         }
@@ -287,7 +288,7 @@ pub fn violations_against(
             ]
             .into_iter()
             .filter(|(on, _)| *on)
-            .map(|(_, d)| (d, cell(&c, level, d == Direction::Backward)))
+            .map(|(_, d)| (d, cell(c, level, d == Direction::Backward)))
             .max_by_key(|(_, s)| *s)
             .filter(|(_, s)| *s > Severity::Safe)
         };
@@ -298,7 +299,7 @@ pub fn violations_against(
             against: against.clone(),
             direction,
             severity,
-            change: c,
+            change: c.clone(),
         };
         if severity == Severity::Breaking || strict {
             fails.push(v);
@@ -326,8 +327,10 @@ pub fn evaluate_all(
     let earlier = earlier_of_each(versions);
     let prev = |v: &Loaded| previous.get(v.id.index()).copied().flatten();
     cmp.prefetch(&pairs(versions, policy, previous, &earlier));
+    // Each version on its own (the pairs are known; a failing version lists its first
+    // violation, which compares that pair in full): on every core, in history order.
     versions
-        .iter()
+        .par_iter()
         .map(|v| {
             evaluate(
                 cmp,

@@ -37,11 +37,11 @@ impl App {
                     settings: settings.clone(),
                 });
             }
-            // The policy view is computed ahead, once the analysis the other panes need has
-            // arrived, so that it is ready when opened.
-            let facts_here = have.as_ref() == Some(&root);
+            // For a root, the policy view is computed ahead, from the moment the history has
+            // loaded (beside the analysis), so that it is ready when opened; the whole
+            // schema's (no root yet: the finder is open) only when the view is.
             let have = self.matrix.as_ref().map(|m| m.scope.clone());
-            if (self.view == View::Policy || facts_here)
+            if (self.view == View::Policy || root.root().is_some())
                 && have.as_ref() != Some(&root)
                 && self.asked_matrix.as_ref() != Some(&root)
             {
