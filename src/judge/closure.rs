@@ -1,9 +1,10 @@
 //! What a root reaches in one version, as the judge reads it: the types and services found by
 //! following fields, map values, extensions of reached messages and RPC types from the root
-//! (the walk of `diff::pair_from_root`), the extensions of reached messages and the files
-//! that declare all of them. Two versions whose closures are equal (and whose failed files
-//! among those files are the same) judge the same way against any third in that root's
-//! scope: the [`super::Comparer`] compares such versions once.
+//! (the walk of `diff::pair_from_root`), the entry messages of reached map fields, the
+//! extensions of reached messages and the files that declare all of them. Two versions whose
+//! closures are equal (and whose failed files among those files are the same) judge the same
+//! way against any third in that root's scope: the [`super::Comparer`] compares such
+//! versions once.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -39,6 +40,14 @@ impl<'a> Closure<'a> {
             if let Some((k, m)) = content.messages.get_key_value(&name) {
                 c.messages.insert(k, m);
                 c.file(content, &m.file);
+                // A map field's entry message too (the walk goes to its value type): the rules
+                // compare entries with messages when a map becomes a message or back.
+                queue.extend(
+                    m.fields
+                        .values()
+                        .filter(|f| f.map.is_some())
+                        .filter_map(|f| f.ty.type_name().map(str::to_string)),
+                );
                 if let Some((k, x)) = content.extensions.get_key_value(&name) {
                     c.extensions.insert(k, x);
                     for e in x.values() {
