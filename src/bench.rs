@@ -210,6 +210,14 @@ fn ui(path: &Path, opts: &HistoryOptions, root: Option<String>) -> Result<()> {
         "browsable           {:>8.1} ms  (every version compiled and indexed, analysis and comparison drawn)",
         ms(f.browsable)
     );
+    println!("history loaded      {:>8.1} ms", ms(f.loaded));
+    match f.policy_ready {
+        Some(d) => println!(
+            "policy view ready   {:>8.1} ms  after the history loaded (every policy × every version, computed ahead)",
+            ms(d)
+        ),
+        None => println!("policy view ready   not within the limit"),
+    }
     println!("key press                          redraw median / max    on screen median / max");
     for p in &f.presses {
         println!(

@@ -153,17 +153,38 @@ fn policy_reason(p: &policy::PolicyResult) -> Option<String> {
 
 /// Every plain policy (and the configured one) over every version, at the configured level.
 pub fn policy_matrix(project: &Project, settings: &Settings) -> PolicyMatrix {
+    let matrix = policy_matrix_with(project, settings, &|_, _| true);
+    matrix.unwrap_or_else(|| PolicyMatrix {
+        scope: settings.scope.clone(),
+        level: settings.level.as_str().to_string(),
+        columns: Vec::new(),
+    })
+}
+
+/// [`policy_matrix`], computing first every distinct pair that any policy checks, on every
+/// core, with `progress(done, total)` after each; None when `progress` returns false (the
+/// matrix is no longer wanted: the root changed).
+pub fn policy_matrix_with(
+    project: &Project,
+    settings: &Settings,
+    progress: &(dyn Fn(usize, usize) -> bool + Sync),
+) -> Option<PolicyMatrix> {
     let mut policies: Vec<Policy> = Policy::PLAIN.to_vec();
     if let Some(p) = &settings.policy
         && !policies.contains(p)
     {
         policies.push(p.clone());
     }
-    let cmp = policy::comparer(project, settings);
+    policies.retain(|p| p.check_versions(&project.versions).is_ok());
+    // The policies' first violations are mostly against one pair per version: compared once.
+    let cmp = policy::comparer(project, settings).keeping_verdicts();
     let previous = lineage::previous_of_each(&project.versions);
+    let pairs = policy::registry::pairs_of_all(&project.versions, &policies, &previous);
+    if !cmp.prefetch_with(&pairs, progress) {
+        return None;
+    }
     let columns = policies
         .iter()
-        .filter(|p| p.check_versions(&project.versions).is_ok())
         .map(|p| {
             let results =
                 policy::registry::evaluate_all(&cmp, p, settings.level, settings.strict, &previous);
@@ -182,9 +203,9 @@ pub fn policy_matrix(project: &Project, settings: &Settings) -> PolicyMatrix {
             }
         })
         .collect();
-    PolicyMatrix {
+    Some(PolicyMatrix {
         scope: settings.scope.clone(),
         level: settings.level.as_str().to_string(),
         columns,
-    }
+    })
 }

@@ -2,6 +2,7 @@
 //! once and shared.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -10,6 +11,7 @@ use crate::load::{Loaded, Project, VersionId};
 use crate::rules::{Change, RuleId, Severity};
 use crate::schema::Schema;
 
+use super::closure::Closure;
 use super::{Ignores, Scope, Side, ignore, judge, judge_with};
 
 /// What a policy needs to know of one pair: per level and direction, the worst verdict
@@ -50,6 +52,9 @@ impl PairSummary {
 /// Summaries per (old, new) pair of representative versions.
 type PairCache = HashMap<(VersionId, VersionId), PairSummary>;
 
+/// Change lists per (old, new) pair of actual versions.
+type KeptChanges = HashMap<(VersionId, VersionId), Arc<Vec<Change>>>;
+
 /// Compares versions of one history in one scope.
 ///
 /// `changes(a, b)` is the full list for a pair (locations, ignores and inline directives of
@@ -66,6 +71,14 @@ pub struct Comparer<'p> {
     /// Whether a version's comments hold any `protolapse:ignore` directive.
     directives: Vec<bool>,
     cache: Mutex<PairCache>,
+    /// Lists of [`Comparer::verdict_changes`] per actual pair, when kept.
+    kept: Option<Mutex<KeptChanges>>,
+}
+
+/// A map behind a mutex; a panic in another thread cannot leave it half-written (inserts are
+/// whole).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl<'p> Comparer<'p> {
@@ -84,7 +97,7 @@ impl<'p> Comparer<'p> {
                 })
             })
             .collect();
-        let representative = versions
+        let representative: Vec<VersionId> = versions
             .iter()
             .map(|v| {
                 let c = canon[v.id.index()];
@@ -98,6 +111,10 @@ impl<'p> Comparer<'p> {
                 }
             })
             .collect();
+        let representative = match scope.root() {
+            Some(root) => by_closure(versions, root, representative, &directives),
+            None => representative,
+        };
         Comparer {
             versions,
             scope,
@@ -105,6 +122,7 @@ impl<'p> Comparer<'p> {
             representative,
             directives,
             cache: Mutex::new(HashMap::new()),
+            kept: None,
         }
     }
 
@@ -130,6 +148,34 @@ impl<'p> Comparer<'p> {
             &self.scope,
             &self.ignores,
         ))
+    }
+
+    /// [`Comparer::changes`] without COMMENT_CHANGED (its verdict is safe at every level, so
+    /// no policy objects to it): what the policies list, without comparing every comment.
+    pub fn verdict_changes(&self, old: VersionId, new: VersionId) -> Option<Arc<Vec<Change>>> {
+        let kept = self.kept.as_ref();
+        if let Some(c) = kept.and_then(|k| lock(k).get(&(old, new)).cloned()) {
+            return Some(c);
+        }
+        let changes = Arc::new(judge_with(
+            &self.side(old)?,
+            &self.side(new)?,
+            &self.scope,
+            &self.ignores,
+            false,
+        ));
+        if let Some(k) = kept {
+            lock(k).insert((old, new), changes.clone());
+        }
+        Some(changes)
+    }
+
+    /// Keeps the lists [`Comparer::verdict_changes`] computes, for callers that ask for one
+    /// pair under several policies (the terminal UI's policy matrix); a headless command asks
+    /// once per pair and keeps nothing.
+    pub fn keeping_verdicts(mut self) -> Self {
+        self.kept = Some(Mutex::new(HashMap::new()));
+        self
     }
 
     /// Version `id` as one side of a comparison; None when it did not compile.
@@ -190,6 +236,17 @@ impl<'p> Comparer<'p> {
 
     /// Computes the summaries of the given pairs on every core, so that later lookups hit.
     pub fn prefetch(&self, pairs: &[(VersionId, VersionId)]) {
+        self.prefetch_with(pairs, &|_, _| true);
+    }
+
+    /// [`Comparer::prefetch`], calling `progress(done, total)` after each distinct pair
+    /// compared (`total` counts the distinct pairs not known yet); when it returns false, the
+    /// pairs not started are left (and false is returned).
+    pub fn prefetch_with(
+        &self,
+        pairs: &[(VersionId, VersionId)],
+        progress: &(dyn Fn(usize, usize) -> bool + Sync),
+    ) -> bool {
         let mut todo: Vec<(VersionId, VersionId)> = pairs
             .iter()
             .filter_map(|&(a, b)| Some((self.representative(a)?, self.representative(b)?)))
@@ -201,8 +258,67 @@ impl<'p> Comparer<'p> {
             let cache = self.lock();
             todo.retain(|p| !cache.contains_key(p));
         }
+        let total = todo.len();
+        let done = AtomicUsize::new(0);
+        let go_on = AtomicBool::new(progress(0, total));
         todo.par_iter().for_each(|&(a, b)| {
+            if !go_on.load(Ordering::Relaxed) {
+                return;
+            }
             self.summary(a, b);
+            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if !progress(d, total) {
+                go_on.store(false, Ordering::Relaxed);
+            }
         });
+        go_on.load(Ordering::Relaxed)
     }
+}
+
+/// In the scope of `root`, versions whose closures are equal (see [`Closure`]) and whose failed
+/// files among the closures' files are the same judge alike: the earliest stands for the
+/// others. Only versions that already stand for themselves (distinct contents) and hold no
+/// inline directive are grouped; each closure is compared with one per group found so far.
+fn by_closure(
+    versions: &[Loaded],
+    root: &str,
+    representative: Vec<VersionId>,
+    directives: &[bool],
+) -> Vec<VersionId> {
+    let candidates: Vec<&Loaded> = versions
+        .iter()
+        .filter(|v| representative[v.id.index()] == v.id && !directives[v.id.index()])
+        .filter(|v| v.schema().is_some())
+        .collect();
+    let closures: Vec<Closure<'_>> = candidates
+        .par_iter()
+        .map(|v| Closure::of(&v.compiled.schema.content, root))
+        .collect();
+    // A failed file counts where some closure reads it; elsewhere it changes no verdict.
+    let read: std::collections::BTreeSet<&str> = closures.iter().flat_map(Closure::files).collect();
+    let failed = |v: &'_ Loaded| -> Vec<String> {
+        v.failed_files
+            .iter()
+            .filter(|f| read.contains(f.as_str()))
+            .cloned()
+            .collect()
+    };
+    let mut groups: Vec<(usize, Vec<String>)> = Vec::new();
+    let mut stands_for: HashMap<VersionId, VersionId> = HashMap::new();
+    for (k, v) in candidates.iter().enumerate() {
+        let f = failed(v);
+        match groups
+            .iter()
+            .find(|(g, gf)| *gf == f && closures[*g] == closures[k])
+        {
+            Some(&(g, _)) => {
+                stands_for.insert(v.id, candidates[g].id);
+            }
+            None => groups.push((k, f)),
+        }
+    }
+    representative
+        .into_iter()
+        .map(|r| stands_for.get(&r).copied().unwrap_or(r))
+        .collect()
 }

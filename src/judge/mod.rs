@@ -8,6 +8,7 @@
 //! May import: `load` (the versions, plain data), `rules`, `diff`, `schema`. Knows no
 //! terminal and no git.
 
+mod closure;
 mod comparer;
 pub mod ignore;
 mod scope;

@@ -31,4 +31,5 @@ mod policy;
 mod properties;
 mod rule_fixtures;
 mod rules;
+mod transitive;
 mod ui;

@@ -11,6 +11,7 @@ mod policy;
 
 use std::collections::BTreeSet;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::history::VersionKind;
@@ -274,7 +275,7 @@ pub fn violations_against(
         .map(|v| v.version.name.clone())
         .unwrap_or_default();
     let (mut fails, mut warns) = (Vec::new(), Vec::new());
-    for c in cmp.changes(old, new).unwrap_or_default() {
+    for c in cmp.verdict_changes(old, new).iter().flat_map(|c| c.iter()) {
         if c.ignored.is_some() {
             continue;
         }
@@ -287,7 +288,7 @@ pub fn violations_against(
             ]
             .into_iter()
             .filter(|(on, _)| *on)
-            .map(|(_, d)| (d, cell(&c, level, d == Direction::Backward)))
+            .map(|(_, d)| (d, cell(c, level, d == Direction::Backward)))
             .max_by_key(|(_, s)| *s)
             .filter(|(_, s)| *s > Severity::Safe)
         };
@@ -298,7 +299,7 @@ pub fn violations_against(
             against: against.clone(),
             direction,
             severity,
-            change: c,
+            change: c.clone(),
         };
         if severity == Severity::Breaking || strict {
             fails.push(v);
@@ -323,25 +324,13 @@ pub fn evaluate_all(
     previous: &[Option<VersionId>],
 ) -> Vec<PolicyResult> {
     let versions = cmp.versions();
-    let earlier: Vec<Vec<VersionId>> = versions
-        .iter()
-        .map(|v| {
-            let pre = v.version.semver.as_ref().is_some_and(|s| !s.pre.is_empty());
-            earlier_tags(versions, v.id, !pre)
-        })
-        .collect();
+    let earlier = earlier_of_each(versions);
     let prev = |v: &Loaded| previous.get(v.id.index()).copied().flatten();
-    let pairs: Vec<(VersionId, VersionId)> = versions
-        .iter()
-        .flat_map(|v| {
-            requirements(policy, versions, prev(v), &earlier[v.id.index()])
-                .into_iter()
-                .map(move |(j, _, _)| (j, v.id))
-        })
-        .collect();
-    cmp.prefetch(&pairs);
+    cmp.prefetch(&pairs(versions, policy, previous, &earlier));
+    // Each version on its own (the pairs are known; a failing version lists its first
+    // violation, which compares that pair in full): on every core, in history order.
     versions
-        .iter()
+        .par_iter()
         .map(|v| {
             evaluate(
                 cmp,
@@ -353,5 +342,50 @@ pub fn evaluate_all(
                 &earlier[v.id.index()],
             )
         })
+        .collect()
+}
+
+/// For each version, the tags it is checked against by a transitive policy (see
+/// [`earlier_tags`]: a pre-release answers to every earlier tag, a release to releases).
+fn earlier_of_each(versions: &[Loaded]) -> Vec<Vec<VersionId>> {
+    versions
+        .iter()
+        .map(|v| {
+            let pre = v.version.semver.as_ref().is_some_and(|s| !s.pre.is_empty());
+            earlier_tags(versions, v.id, !pre)
+        })
+        .collect()
+}
+
+/// Every (older, version) pair that `policy` checks, in history order.
+fn pairs(
+    versions: &[Loaded],
+    policy: &Policy,
+    previous: &[Option<VersionId>],
+    earlier: &[Vec<VersionId>],
+) -> Vec<(VersionId, VersionId)> {
+    versions
+        .iter()
+        .flat_map(|v| {
+            let prev = previous.get(v.id.index()).copied().flatten();
+            let earlier = earlier.get(v.id.index()).map_or(&[][..], Vec::as_slice);
+            requirements(policy, versions, prev, earlier)
+                .into_iter()
+                .map(move |(j, _, _)| (j, v.id))
+        })
+        .collect()
+}
+
+/// Every pair that any of `policies` checks (each policy's pairs in history order, then the
+/// next policy's): what [`Comparer::prefetch_with`] computes before the policies are evaluated.
+pub fn pairs_of_all(
+    versions: &[Loaded],
+    policies: &[Policy],
+    previous: &[Option<VersionId>],
+) -> Vec<(VersionId, VersionId)> {
+    let earlier = earlier_of_each(versions);
+    policies
+        .iter()
+        .flat_map(|p| pairs(versions, p, previous, &earlier))
         .collect()
 }

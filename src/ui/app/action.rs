@@ -106,8 +106,23 @@ pub enum Action {
     Compared(Arc<Comparison>),
     Facts(Arc<Facts>),
     Matrix(Arc<PolicyMatrix>),
+    /// How far the policy matrix of a scope is, or that its computation stopped.
+    MatrixProgress(MatrixProgress),
     Lifecycle(Arc<Lifecycle>),
     Found(FoundSet),
     /// A worker failed (a bug): shown as a status message.
     Failed(String),
+}
+
+/// The policy matrix being computed for a scope (the root it judges).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MatrixProgress {
+    /// `done` of `total` distinct pairs of versions compared.
+    Running {
+        scope: crate::judge::Scope,
+        done: usize,
+        total: usize,
+    },
+    /// Stopped before the end: a newer request replaced it.
+    Cancelled(crate::judge::Scope),
 }

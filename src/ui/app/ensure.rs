@@ -37,8 +37,11 @@ impl App {
                     settings: settings.clone(),
                 });
             }
+            // For a root, the policy view is computed ahead, from the moment the history has
+            // loaded (beside the analysis), so that it is ready when opened; the whole
+            // schema's (no root yet: the finder is open) only when the view is.
             let have = self.matrix.as_ref().map(|m| m.scope.clone());
-            if self.view == View::Policy
+            if (self.view == View::Policy || root.root().is_some())
                 && have.as_ref() != Some(&root)
                 && self.asked_matrix.as_ref() != Some(&root)
             {

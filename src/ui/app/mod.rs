@@ -20,7 +20,7 @@ mod request;
 pub mod state;
 pub mod tree;
 
-pub use action::{Action, Command, Mouse};
+pub use action::{Action, Command, MatrixProgress, Mouse};
 pub use focus::{DetailNav, FindMode, Finder, ListNav, MatrixNav, Overlay, Pane};
 pub use request::{CompareKey, Request};
 pub use state::{App, Phase};

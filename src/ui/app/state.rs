@@ -14,7 +14,7 @@ use crate::load::{Loaded, Project, VersionId, lineage};
 use crate::policy::{Lifecycle, Settings};
 use crate::schema::Compiled;
 
-use crate::ui::app::action::Action;
+use crate::ui::app::action::{Action, MatrixProgress};
 use crate::ui::app::keys::Context;
 use crate::ui::app::tree::Tree;
 use crate::ui::app::{
@@ -50,6 +50,8 @@ pub struct App {
     pub project: Option<Arc<Project>>,
     pub facts: Option<Arc<Facts>>,
     pub matrix: Option<Arc<PolicyMatrix>>,
+    /// How far the policy matrix being computed is (for the scope it names).
+    pub matrix_progress: Option<MatrixProgress>,
     /// How the history is judged (from protolapse.toml); its root is `root`.
     pub settings: Settings,
     pub root: Option<String>,
@@ -98,6 +100,7 @@ impl App {
             project: None,
             facts: None,
             matrix: None,
+            matrix_progress: None,
             settings: Settings::default(),
             root: None,
             root_wanted: root,
@@ -241,9 +244,23 @@ impl App {
                     self.asked_matrix = None;
                 }
                 if m.scope == self.scope() {
+                    self.matrix_progress = None;
                     self.matrix = Some(m);
                 }
             }
+            Action::MatrixProgress(p) => match p {
+                MatrixProgress::Running { ref scope, .. } => {
+                    if *scope == self.scope() {
+                        self.matrix_progress = Some(p);
+                    }
+                }
+                // Asked again by `ensure` if this scope is still the one on screen.
+                MatrixProgress::Cancelled(scope) => {
+                    if self.asked_matrix.as_ref() == Some(&scope) {
+                        self.asked_matrix = None;
+                    }
+                }
+            },
             Action::Lifecycle(l) => {
                 self.asked_life.remove(&l.element);
                 self.lifecycles.insert(l.element.clone(), l);

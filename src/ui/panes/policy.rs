@@ -10,6 +10,7 @@ use ratatui::widgets::{Block, Widget};
 use crate::explore::facts::Mark;
 
 use crate::ui::app::App;
+use crate::ui::app::action::MatrixProgress;
 use crate::ui::widgets::text::fit;
 
 pub struct PolicyPane<'a>(pub &'a App);
@@ -26,6 +27,21 @@ pub fn short_policy(name: &str) -> String {
         "FULL" => "FULL".into(),
         "FULL_TRANSITIVE" => "FULL_TR".into(),
         other => other.chars().take(8).collect(),
+    }
+}
+
+/// What the line under the matrix says while the policies of `scope` are evaluated.
+fn progress_note(app: &App, scope: &crate::judge::Scope) -> String {
+    match &app.matrix_progress {
+        Some(MatrixProgress::Running {
+            scope: s,
+            done,
+            total,
+        }) if s == scope && *total > 0 => format!(
+            "evaluating every policy… {done}/{total} distinct pairs of versions compared ({}%)",
+            done * 100 / total
+        ),
+        _ => "evaluating every policy…".to_string(),
     }
 }
 
@@ -53,14 +69,15 @@ impl Widget for &PolicyPane<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let app = self.0;
         let t = &app.theme;
-        let scope = match app
-            .facts
-            .as_ref()
-            .and_then(|f| f.scope.root().map(str::to_string))
-        {
-            Some(r) => format!("reached from {}", crate::sanitize::line(&r)),
+        // The title names the scope on screen; results of another scope (the previous root,
+        // while the new one is computed) are never shown under it.
+        let here = app.scope();
+        let scope = match here.root() {
+            Some(r) => format!("reached from {}", crate::sanitize::line(r)),
             None => "whole schema".to_string(),
         };
+        let facts = app.facts.as_ref().filter(|f| f.scope == here);
+        let matrix = app.matrix.as_ref().filter(|m| m.scope == here);
         let block = Block::bordered()
             .title(Span::styled(
                 format!(" Policy · versions × checks · {scope} "),
@@ -69,7 +86,7 @@ impl Widget for &PolicyPane<'_> {
             .border_style(t.border(true));
         let inner = block.inner(area);
         block.render(area, buf);
-        let Some(f) = &app.facts else {
+        let Some(f) = facts else {
             let msg = if app.project.is_some() {
                 " analysing…"
             } else {
@@ -86,11 +103,7 @@ impl Widget for &PolicyPane<'_> {
             Span::raw(fit("BUMP", 6)),
             Span::raw(fit("NEED", 6)),
         ];
-        let columns = app
-            .matrix
-            .as_ref()
-            .map(|m| m.columns.as_slice())
-            .unwrap_or(&[]);
+        let columns = matrix.map(|m| m.columns.as_slice()).unwrap_or(&[]);
         let col_w = COL_W;
         let cols: Vec<String> = std::iter::once("SEMVER".to_string())
             .chain(columns.iter().map(|p| short_policy(&p.name)))
@@ -170,8 +183,8 @@ impl Widget for &PolicyPane<'_> {
                     .flatten()
             })
         };
-        let note = match &app.matrix {
-            None if app.project.is_some() => Some("evaluating every policy…".to_string()),
+        let note = match matrix {
+            None if app.project.is_some() => Some(progress_note(app, &here)),
             None => None,
             Some(m) => Some(
                 match nav.col.checked_sub(1).and_then(|c| m.columns.get(c)) {

@@ -37,6 +37,11 @@ pub struct Figures {
     pub graph_visible: Duration,
     /// Every version compiled, the analysis and the comparison of the selected pair drawn.
     pub browsable: Duration,
+    /// Every version loaded (the history is open).
+    pub loaded: Duration,
+    /// The policy view's matrix for the root computed (ahead of opening the view), since
+    /// `loaded`; None if it did not arrive within the limit.
+    pub policy_ready: Option<Duration>,
     pub versions: usize,
     pub root: Option<String>,
     pub presses: Vec<Press>,
@@ -118,16 +123,30 @@ pub fn measure(
     )?;
     let first_frame = started.elapsed();
     let mut d = Driver { rt };
-    d.until(Duration::from_secs(600), |a: &App| {
-        browsable(a)
-            || match &a.root {
-                Some(_) => a.current().is_some(),
-                None => a.versions.iter().any(|v| v.status() != Status::Pending),
-            }
-    })?;
-    let graph_visible = started.elapsed();
-    d.until(Duration::from_secs(600), browsable)?;
+    let mut loaded = None;
+    let mut graph_visible = None;
+    let limit = Duration::from_secs(600);
+    let graph_shown = |a: &App| match &a.root {
+        Some(_) => a.current().is_some(),
+        None => a.versions.iter().any(|v| v.status() != Status::Pending),
+    };
+    while !browsable(&d.rt.app) && started.elapsed() < limit {
+        d.rt.pump(Duration::from_millis(1))?;
+        if loaded.is_none() && d.rt.app.project.is_some() {
+            loaded = Some(started.elapsed());
+        }
+        if graph_visible.is_none() && graph_shown(&d.rt.app) {
+            graph_visible = Some(started.elapsed());
+        }
+    }
     let browsable_at = started.elapsed();
+    let loaded = loaded.unwrap_or(browsable_at);
+    let graph_visible = graph_visible.unwrap_or(browsable_at);
+    let matrix_here = |a: &App| a.matrix.as_ref().is_some_and(|m| m.scope == a.scope());
+    while !matrix_here(&d.rt.app) && started.elapsed() < limit {
+        d.rt.pump(Duration::from_millis(1))?;
+    }
+    let policy_ready = matrix_here(&d.rt.app).then(|| started.elapsed().saturating_sub(loaded));
     let app = &d.rt.app;
     let versions = app.versions.len();
     let root = app.root.clone();
@@ -216,6 +235,8 @@ pub fn measure(
         first_frame,
         graph_visible,
         browsable: browsable_at,
+        loaded,
+        policy_ready,
         versions,
         root,
         presses,

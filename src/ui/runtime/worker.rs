@@ -5,6 +5,7 @@
 //! tests call inline.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 
@@ -13,7 +14,7 @@ use crate::explore::facts;
 use crate::explore::names::Index;
 
 use crate::ui::app::Request;
-use crate::ui::app::action::{Action, Found, FoundSet};
+use crate::ui::app::action::{Action, Found, FoundSet, MatrixProgress};
 
 /// Who has results waiting.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +60,27 @@ impl Inbox {
 
 /// Runs a request to its result. Blocking.
 pub fn execute(req: Request, names: &RwLock<Index>) -> Action {
+    execute_with(req, names, &Progress::NONE)
+}
+
+/// Where a long request reports how far it is, and asks whether it is still wanted.
+pub struct Progress<'a> {
+    pub report: &'a (dyn Fn(Action) + Sync),
+    pub wanted: &'a (dyn Fn() -> bool + Sync),
+}
+
+impl Progress<'static> {
+    /// Reports nothing; always wanted.
+    pub const NONE: Progress<'static> = Progress {
+        report: &|_| {},
+        wanted: &|| true,
+    };
+}
+
+/// [`execute`], handing progress to `progress` (the policy matrix's pairs compared so far);
+/// when it is no longer wanted (a newer request is waiting) the work stops early and the
+/// result says it was cancelled.
+pub fn execute_with(req: Request, names: &RwLock<Index>, progress: &Progress<'_>) -> Action {
     match req {
         Request::Compare {
             key,
@@ -75,7 +97,24 @@ pub fn execute(req: Request, names: &RwLock<Index>) -> Action {
             Action::Facts(Arc::new(facts::analyze(&project, &settings)))
         }
         Request::Matrix { project, settings } => {
-            Action::Matrix(Arc::new(facts::policy_matrix(&project, &settings)))
+            let scope = settings.scope.clone();
+            // One report per percent: a hundred redraws at most.
+            let last = AtomicUsize::new(usize::MAX);
+            let each = |done: usize, total: usize| {
+                let pct = (done * 100).checked_div(total).unwrap_or(100);
+                if last.swap(pct, Ordering::Relaxed) != pct {
+                    (progress.report)(Action::MatrixProgress(MatrixProgress::Running {
+                        scope: scope.clone(),
+                        done,
+                        total,
+                    }));
+                }
+                (progress.wanted)()
+            };
+            match facts::policy_matrix_with(&project, &settings, &each) {
+                Some(m) => Action::Matrix(Arc::new(m)),
+                None => Action::MatrixProgress(MatrixProgress::Cancelled(scope)),
+            }
         }
         Request::Lifecycle { project, container } => Action::Lifecycle(Arc::new(
             crate::policy::lifecycle(&project.versions, &container),
@@ -154,8 +193,24 @@ impl Worker {
                         }
                     };
                     let what = format!("{who:?}").to_lowercase();
+                    let report = |a: Action| {
+                        inbox.push(a);
+                        let _ = tx.send(Event::Ready(who));
+                    };
+                    // Replacing workers drop work that a newer request made useless.
+                    let wanted = || {
+                        !q.replace
+                            || q.items
+                                .lock()
+                                .unwrap_or_else(PoisonError::into_inner)
+                                .is_empty()
+                    };
+                    let progress = Progress {
+                        report: &report,
+                        wanted: &wanted,
+                    };
                     let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        execute(req, &names)
+                        execute_with(req, &names, &progress)
                     }));
                     inbox.push(match done {
                         Ok(a) => a,

@@ -319,3 +319,96 @@ fn a_failing_worker_is_a_status_message_not_a_hang() {
     );
     assert!(text(&app).contains("internal error in the compare worker"));
 }
+
+#[test]
+fn the_policy_view_never_shows_another_roots_results() {
+    use protolapse::ui::app::{MatrixProgress, Request};
+    use protolapse::ui::runtime::worker::{Progress, execute, execute_with};
+    let names = &super::demo_load().1;
+    let mut app = demo(120, 40, Some("FlightPath"), COLOR);
+    // Computed ahead, once the analysis arrived: ready before the view opens.
+    assert!(app.matrix.as_ref().is_some_and(|m| m.scope == app.scope()));
+    cmd(&mut app, Command::View(View::Policy));
+    let before = text(&app);
+    assert!(
+        before.contains("reached from physics.v1.FlightPath"),
+        "{before}"
+    );
+    assert!(
+        before.contains("BACK_TR") && before.contains('✓'),
+        "{before}"
+    );
+    // A new root: its analysis and matrix are asked for, not computed yet.
+    app.set_root("physics.v1.FlightService".into());
+    app.update(Action::Resize(120, 40));
+    let asked: Vec<Request> = app.outbox.drain(..).collect();
+    let screen = text(&app);
+    assert!(
+        screen.contains("reached from physics.v1.FlightService"),
+        "{screen}"
+    );
+    assert!(!screen.contains("FlightPath"), "{screen}");
+    assert!(!screen.contains('✓') && !screen.contains('✗'), "{screen}");
+    // The analysis arrives, then the old root's matrix (a computation that was under way):
+    // the old columns stay off the screen.
+    for r in asked.iter().filter(|r| matches!(r, Request::Facts { .. })) {
+        app.update(execute(r.clone(), names));
+    }
+    let stale = Request::Matrix {
+        project: app.project.clone().expect("loaded"),
+        settings: protolapse::policy::Settings {
+            scope: protolapse::judge::Scope::Root("physics.v1.FlightPath".into()),
+            ..app.settings.clone()
+        },
+    };
+    app.update(execute(stale, names));
+    app.outbox.clear();
+    let screen = text(&app);
+    assert!(
+        screen.contains("reached from physics.v1.FlightService"),
+        "{screen}"
+    );
+    assert!(!screen.contains("BACK_TR"), "{screen}");
+    assert!(screen.contains("evaluating every policy"), "{screen}");
+    // The new root's matrix, with its progress on screen on the way.
+    let matrix = asked
+        .iter()
+        .find(|r| matches!(r, Request::Matrix { .. }))
+        .expect("the matrix is asked for")
+        .clone();
+    let reports = std::sync::Mutex::new(Vec::new());
+    let report = |a: Action| reports.lock().unwrap().push(a);
+    let progress = Progress {
+        report: &report,
+        wanted: &|| true,
+    };
+    let done = execute_with(matrix.clone(), names, &progress);
+    let reports = reports.into_inner().unwrap();
+    let running = reports
+        .iter()
+        .find(|a| matches!(a, Action::MatrixProgress(MatrixProgress::Running { .. })))
+        .expect("progress is reported")
+        .clone();
+    app.update(running);
+    let screen = text(&app);
+    assert!(
+        screen.contains("distinct pairs of versions compared"),
+        "{screen}"
+    );
+    app.update(done);
+    let screen = text(&app);
+    assert!(
+        screen.contains("BACK_TR") && screen.contains('✓'),
+        "{screen}"
+    );
+    assert!(!screen.contains("evaluating"), "{screen}");
+    // A computation no longer wanted stops and says so.
+    let stopped = Progress {
+        report: &|_| {},
+        wanted: &|| false,
+    };
+    assert!(matches!(
+        execute_with(matrix, names, &stopped),
+        Action::MatrixProgress(MatrixProgress::Cancelled(_))
+    ));
+}
