@@ -146,13 +146,15 @@ fn no_cache_leaves_the_folder_untouched() {
 }
 
 /// Each version compiled with `cache` (as `load` does), one result per version.
+/// Compiles every version as `load` does: planned first, so a parse no later version reads
+/// is let go once its set is linked (and the cache must still keep its record).
 fn compile_all(r: &Repo, cache: &mut Cache) -> Vec<Arc<Compiled>> {
     let h = history::load(r.path(), &HistoryOptions::default()).unwrap();
-    h.versions
+    let inputs: Vec<Vec<SourceRef<'_>>> = h
+        .versions
         .iter()
         .map(|v| {
-            let inputs: Vec<SourceRef<'_>> = v
-                .files
+            v.files
                 .iter()
                 .map(|f| SourceRef {
                     path: &f.path,
@@ -160,10 +162,11 @@ fn compile_all(r: &Repo, cache: &mut Cache) -> Vec<Arc<Compiled>> {
                     text: f.text.as_deref().map_err(String::as_str),
                     origin: f.origin,
                 })
-                .collect();
-            cache.compile(&inputs)
+                .collect()
         })
-        .collect()
+        .collect();
+    cache.plan(inputs.iter().map(Vec::as_slice));
+    inputs.iter().map(|i| cache.compile(i)).collect()
 }
 
 fn shown(c: &[Arc<Compiled>]) -> Vec<String> {

@@ -274,7 +274,10 @@ impl Cache {
             let key = (f.path.to_string(), f.blob.to_string());
             if self.uses_left.get(&key) == Some(&0) {
                 self.uses_left.remove(&key);
-                self.parsed.remove(&key);
+                // What the on-disk cache keeps of a parse (its record) outlives it.
+                if let (Some(Ok(p)), Some(disk)) = (self.parsed.remove(&key), self.disk.as_mut()) {
+                    disk.remember(key, &p);
+                }
             }
         }
     }

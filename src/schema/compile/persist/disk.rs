@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use super::super::super::fingerprint;
 use super::super::super::model::Schema;
 use super::super::super::store::{Kind, Store};
-use super::super::{Compiled, Diagnostic, HowCompiled, SourceRef, Status};
+use super::super::{Compiled, Diagnostic, HowCompiled, Parsed, SourceRef, Status};
 use super::part::{Part, conflicts, split};
 use super::plan::{Plan, Record, Via, base_id, given, protoc_id, record_key};
 use super::{DiskStats, Extra, ParsedMap};
@@ -105,6 +105,22 @@ impl Disk {
             parts: HashMap::new(),
             stored: HashSet::new(),
             stats: DiskStats::default(),
+        }
+    }
+
+    /// Keeps the record of a parse the compiler lets go (see `Cache::plan`): the set it was
+    /// parsed for is stored after the parse is gone.
+    pub(in super::super) fn remember(&mut self, key: (String, String), parsed: &Parsed) {
+        self.records.insert(key, Some(Record::of(parsed)));
+    }
+
+    /// The record of a file parsed in this run, whether or not its parse is still held.
+    fn known(&self, parsed: &ParsedMap, path: &str, blob: &str) -> Option<Record> {
+        let key = (path.to_string(), blob.to_string());
+        match parsed.get(&key) {
+            Some(Ok(x)) => Some(Record::of(x)),
+            Some(Err(_)) => None,
+            None => self.records.get(&key).cloned().flatten(),
         }
     }
 
@@ -220,10 +236,11 @@ impl Disk {
 
     fn put_record(&mut self, parsed: &ParsedMap, path: &str, blob: &str) {
         let key = record_key(path, blob);
-        if self.stored.insert(key)
-            && let Some(Ok(x)) = parsed.get(&(path.to_string(), blob.to_string()))
-            && let Ok(bytes) = postcard::to_allocvec(&Record::of(x))
+        if !self.stored.contains(&key)
+            && let Some(record) = self.known(parsed, path, blob)
+            && let Ok(bytes) = postcard::to_allocvec(&record)
         {
+            self.stored.insert(key);
             self.store.put(Kind::Record, &key, &bytes);
             self.stats.records_stored += 1;
         }
@@ -245,12 +262,7 @@ impl Disk {
         if transient || compiled.status == Status::Pending {
             return;
         }
-        let plan = Plan::new(files, |p, b| {
-            match parsed.get(&(p.to_string(), b.to_string())) {
-                Some(Ok(x)) => Some(Record::of(x)),
-                _ => None,
-            }
-        });
+        let plan = Plan::new(files, |p, b| self.known(parsed, p, b));
         let content = &compiled.schema.content;
         let clean = compiled.status == Status::Complete && compiled.diagnostics.is_empty();
         // A clean set must be what the plan says, or no key of the plan is trusted.
