@@ -13,10 +13,12 @@
 
 mod dependencies;
 mod numbers;
+mod sorted;
 
 use numbers::{step, type_key};
+use sorted::Sorted;
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::rc::Rc;
 
 use serde::Serialize;
@@ -129,6 +131,20 @@ impl PartialEq for Decl<'_> {
     }
 }
 
+/// The types of declarations, each text held once: most fields of a history share a few
+/// dozen types, and a copy per field and version added up on large schemas.
+#[derive(Default)]
+struct Types(HashMap<String, Rc<str>>);
+
+impl Types {
+    fn get(&mut self, text: String) -> Rc<str> {
+        self.0
+            .entry(text)
+            .or_insert_with_key(|t| Rc::from(t.as_str()))
+            .clone()
+    }
+}
+
 /// One number's story so far.
 #[derive(Default)]
 struct Track<'a> {
@@ -162,8 +178,8 @@ struct Reserved<'a> {
 /// models.
 #[derive(Default)]
 struct Container<'a> {
-    numbers: BTreeMap<i64, Track<'a>>,
-    names: BTreeMap<&'a str, NameTrack>,
+    numbers: Sorted<i64, Track<'a>>,
+    names: Sorted<&'a str, NameTrack>,
     /// Reservations in the last version that had the container.
     reserved: Option<Reserved<'a>>,
     /// The declaration last walked: an equal one changes nothing but the reservations' date.
@@ -199,6 +215,7 @@ impl Container<'_> {
 /// enums it reaches in some version are followed.
 pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
     let mut containers: BTreeMap<String, Container<'_>> = BTreeMap::new();
+    let mut types = Types::default();
     let mut out = Vec::new();
     for (i, v) in versions.iter().enumerate() {
         if let Some(prev) =
@@ -240,7 +257,7 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
                     c.seen_again(i);
                 } else {
                     c.last_message = Some(m);
-                    message(c, m, i, versions, &mut out);
+                    message(c, m, i, versions, &mut types, &mut out);
                 }
             }
         }
@@ -259,7 +276,7 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
                     c.seen_again(i);
                 } else {
                     c.last_extensions = Some(exts);
-                    extensions(c, extendee, exts, i, versions, &mut out);
+                    extensions(c, extendee, exts, i, versions, &mut types, &mut out);
                 }
             }
         }
@@ -273,7 +290,15 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
                 && c.last_extensions.as_ref().is_some_and(|x| !x.is_empty())
             {
                 c.last_extensions = Some(&NO_EXTENSIONS);
-                extensions(c, extendee, &NO_EXTENSIONS, i, versions, &mut out);
+                extensions(
+                    c,
+                    extendee,
+                    &NO_EXTENSIONS,
+                    i,
+                    versions,
+                    &mut types,
+                    &mut out,
+                );
             }
         }
         for e in own_enums(content) {
@@ -312,6 +337,7 @@ fn message<'a>(
     m: &'a Message,
     i: usize,
     versions: &[Loaded],
+    types: &mut Types,
     out: &mut Vec<Hazard>,
 ) {
     let present: BTreeMap<i64, Decl<'a>> = m
@@ -322,8 +348,8 @@ fn message<'a>(
                 i64::from(f.number),
                 Decl {
                     name: &f.name,
-                    ty: type_key(f).into(),
-                    shown: type_text(f).into(),
+                    ty: types.get(type_key(f)),
+                    shown: types.get(type_text(f)),
                 },
             )
         })
@@ -352,6 +378,7 @@ fn extensions<'a>(
     exts: &'a BTreeMap<u32, Extension>,
     i: usize,
     versions: &[Loaded],
+    types: &mut Types,
     out: &mut Vec<Hazard>,
 ) {
     let present: BTreeMap<i64, Decl<'a>> = exts
@@ -361,8 +388,8 @@ fn extensions<'a>(
                 i64::from(x.field.number),
                 Decl {
                     name: &x.full_name,
-                    ty: type_key(&x.field).into(),
-                    shown: type_text(&x.field).into(),
+                    ty: types.get(type_key(&x.field)),
+                    shown: types.get(type_text(&x.field)),
                 },
             )
         })
@@ -379,12 +406,13 @@ fn enumeration<'a>(
     out: &mut Vec<Hazard>,
 ) {
     let mut present = BTreeMap::new();
+    let no_type: Rc<str> = Rc::from("");
     for v in &e.values {
         // Aliases share a number: the first name stands for it.
         present.entry(i64::from(v.number)).or_insert(Decl {
             name: &v.name,
-            ty: Rc::from(""),
-            shown: Rc::from(""),
+            ty: no_type.clone(),
+            shown: no_type.clone(),
         });
     }
     let ranges = e
