@@ -298,11 +298,16 @@ impl Reader<'_> {
         if let Some(t) = self.link_targets.get(&id) {
             return t.clone();
         }
-        let target = self.repo.find_blob(id).ok().and_then(|b| {
-            (b.size() <= MAX_TARGET_BYTES)
-                .then(|| std::str::from_utf8(b.content()).ok().map(str::to_string))
-                .flatten()
-        });
+        // The size from the object's header first: a huge "link" is not inflated.
+        let small = self
+            .repo
+            .odb()
+            .and_then(|odb| odb.read_header(id))
+            .is_ok_and(|(size, _)| size <= MAX_TARGET_BYTES);
+        let target = small
+            .then(|| self.repo.find_blob(id).ok())
+            .flatten()
+            .and_then(|b| std::str::from_utf8(b.content()).ok().map(str::to_string));
         self.link_targets.insert(id, target.clone());
         target
     }

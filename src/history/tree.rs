@@ -316,13 +316,23 @@ impl Reader<'_> {
         if let Some(text) = self.blobs.get(&id) {
             return text.clone();
         }
-        let text = match self.repo.find_blob(id) {
-            Ok(blob) => {
-                self.stats.blobs_read += 1;
-                self.stats.bytes_read += blob.size();
-                decode_text(blob.content())
-            }
-            Err(e) => Err(format!("cannot read blob {id}: {}", e.message())),
+        // The size first, from the object's header: a blob over the cap is not inflated.
+        let over = self
+            .repo
+            .odb()
+            .and_then(|odb| odb.read_header(id))
+            .ok()
+            .and_then(|(size, _)| over_cap(size as u64));
+        let text = match over {
+            Some(why) => Err(why),
+            None => match self.repo.find_blob(id) {
+                Ok(blob) => {
+                    self.stats.blobs_read += 1;
+                    self.stats.bytes_read += blob.size();
+                    decode_text(blob.content())
+                }
+                Err(e) => Err(format!("cannot read blob {id}: {}", e.message())),
+            },
         };
         self.blobs.insert(id, text.clone());
         text
@@ -402,16 +412,23 @@ impl Reader<'_> {
     }
 }
 
-/// A file over the per-file cap ([`crate::limits`]) is reported instead of read.
-pub(super) fn decode_text(bytes: &[u8]) -> Result<Arc<str>, String> {
+/// Why a file of `size` bytes is not read: it is over the per-file cap ([`crate::limits`]).
+/// Asked before the file is read, from a blob's header or a file's metadata.
+pub(super) fn over_cap(size: u64) -> Option<String> {
     let cap = crate::limits::get().file_bytes;
-    if bytes.len() > cap {
-        return Err(format!(
-            "not read: the file is {} bytes, over the per-file cap of {cap} bytes \
+    (size > cap as u64).then(|| {
+        format!(
+            "not read: the file is {size} bytes, over the per-file cap of {cap} bytes \
              (set {} to raise it)",
-            bytes.len(),
             crate::limits::FILE_VAR
-        ));
+        )
+    })
+}
+
+/// The text of a file, or why it is not read: over the per-file cap, or not UTF-8.
+pub(super) fn decode_text(bytes: &[u8]) -> Result<Arc<str>, String> {
+    if let Some(why) = over_cap(bytes.len() as u64) {
+        return Err(why);
     }
     match std::str::from_utf8(bytes) {
         Ok(s) => Ok(Arc::from(s)),

@@ -13,7 +13,7 @@ use super::links::{
 };
 use super::path_walk::{Step, walk};
 use super::resolve::{FileSet, TreeFiles, join, shown_path};
-use super::tree::{Budget, Reader, decode_text};
+use super::tree::{Budget, Reader, decode_text, over_cap};
 use super::{HistoryOptions, SourceFile, Version, VersionKind};
 
 impl Reader<'_> {
@@ -246,13 +246,10 @@ impl<'r> Walker<'r> {
                     }
                     if !dir.budget.fits(&name) {
                         set.problem(too_deep(&real));
-                    } else if let Ok(bytes) = std::fs::read(&fs) {
-                        set.push(file(
-                            import,
-                            real.clone(),
-                            &bytes,
-                            origin(&side, &real, excludes),
-                        ));
+                    } else if let Some(f) =
+                        file(import, real.clone(), &fs, origin(&side, &real, excludes))
+                    {
+                        set.push(f);
                     }
                 } else if kind.is_symlink() {
                     if !dir.budget.fits(&name) {
@@ -289,16 +286,17 @@ impl<'r> Walker<'r> {
         };
         match end {
             End::File { real: to, .. } => {
+                let origin = origin(&side, &to, excludes);
+                let fs = self.fs(&to);
                 if named_proto
                     && set.wants(&import)
-                    && let Ok(bytes) = std::fs::read(self.fs(&to))
+                    && let Some(f) = file(import, to, &fs, origin)
                 {
                     set.note(&format!(
                         "link `{shown}` -> `{}` followed",
                         shown_path(&target)
                     ));
-                    let origin = origin(&side, &to, excludes);
-                    set.push(file(import, to, &bytes, origin));
+                    set.push(f);
                 }
             }
             End::Dir { real: to, .. } => {
@@ -354,17 +352,37 @@ impl<'r> Walker<'r> {
     }
 }
 
-/// A file of the work tree, its blob id computed the way git does.
-fn file(path: String, repo_path: String, bytes: &[u8], origin: super::Origin) -> SourceFile {
-    SourceFile {
+/// The regular file at `fs` in the work tree, its blob id computed the way git does; `None`
+/// when it cannot be read. Its size is looked at first: a file over the per-file cap is
+/// hashed as a stream and reported, never held in memory whole, and a file that grows while
+/// it is read is read no further than the cap.
+fn file(path: String, repo_path: String, fs: &Path, origin: super::Origin) -> Option<SourceFile> {
+    use std::io::Read;
+    let meta = std::fs::metadata(fs).ok()?;
+    if !meta.is_file() {
+        return None;
+    }
+    let (blob, text) = match over_cap(meta.len()) {
+        Some(why) => (Oid::hash_file(ObjectType::Blob, fs).ok()?, Err(why)),
+        None => {
+            let cap = crate::limits::get().file_bytes as u64;
+            let mut bytes = Vec::new();
+            std::fs::File::open(fs)
+                .ok()?
+                .take(cap.saturating_add(1))
+                .read_to_end(&mut bytes)
+                .ok()?;
+            let blob = Oid::hash_object(ObjectType::Blob, &bytes).ok()?;
+            (blob, decode_text(&bytes))
+        }
+    };
+    Some(SourceFile {
         path,
         repo_path,
-        blob: Oid::hash_object(ObjectType::Blob, bytes)
-            .map(|o| o.to_string())
-            .unwrap_or_default(),
-        text: decode_text(bytes),
+        blob: blob.to_string(),
+        text,
         origin,
-    }
+    })
 }
 
 /// The whole work tree, for the imports found in no proto root.
@@ -410,8 +428,8 @@ impl TreeFiles for WorkTree<'_, '_> {
         if !self.index().get(name)?.iter().any(|p| p == repo_path) {
             return None;
         }
-        let bytes = std::fs::read(self.walker.workdir.join(repo_path)).ok()?;
-        let f = file(String::new(), String::new(), &bytes, super::Origin::Tree);
+        let fs = self.walker.workdir.join(repo_path);
+        let f = file(String::new(), String::new(), &fs, super::Origin::Tree)?;
         Some((f.blob, f.text))
     }
 }

@@ -132,7 +132,8 @@ pub fn selected_first(versions: &[Loaded], selected: VersionId) -> Vec<VersionId
     first.iter().copied().chain(rest).collect()
 }
 
-/// One line for [`DEBUG_VAR`]: how many versions were compiled, and which.
+/// One line for [`DEBUG_VAR`]: how many versions were compiled, and which; how many blobs
+/// and bytes were read from git.
 pub fn compiled_line(project: &Project) -> String {
     let names: Vec<&str> = project
         .versions
@@ -141,9 +142,11 @@ pub fn compiled_line(project: &Project) -> String {
         .map(Loaded::name)
         .collect();
     format!(
-        "protolapse: compiled {} of {} versions: {}",
+        "protolapse: compiled {} of {} versions: {}; read {} blobs ({} bytes)",
         names.len(),
         project.versions.len(),
-        crate::sanitize::line(&names.join(", "))
+        crate::sanitize::line(&names.join(", ")),
+        project.stats.blobs_read,
+        project.stats.bytes_read
     )
 }

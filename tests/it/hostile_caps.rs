@@ -136,3 +136,56 @@ fn versions_past_the_history_cap_are_the_oldest_and_are_reported() {
     assert_eq!(v4["previous"], "v1.3.0", "{v4}");
     assert!(v4["not_judged"].is_null(), "{v4}");
 }
+
+/// `(blobs, bytes)` read from git, from the `PROTOLAPSE_DEBUG_LOAD` line of `log`.
+fn read_from_git(r: &Repo, vars: &[(&str, &str)]) -> (usize, usize) {
+    let out = Command::new(bin())
+        .env("PROTOLAPSE_CACHE_DIR", crate::common::cache_dir())
+        .env(protolapse::load::needs::DEBUG_VAR, "1")
+        .args(["--no-cache", "log"])
+        .current_dir(r.path())
+        .envs(vars.iter().copied())
+        .output()
+        .expect("run protolapse");
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = err
+        .lines()
+        .find_map(|l| l.split_once("; read "))
+        .map(|(_, rest)| rest.to_string())
+        .unwrap_or_else(|| panic!("no debug line in {err}"));
+    // "N blobs (B bytes)"
+    let numbers: Vec<usize> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    match numbers.as_slice() {
+        [blobs, bytes, ..] => (*blobs, *bytes),
+        _ => panic!("cannot read {line}"),
+    }
+}
+
+#[test]
+fn a_blob_over_the_per_file_cap_is_never_read_into_memory() {
+    let big = large();
+    let r = three_versions(&big);
+    let (blobs_capped, bytes_capped) = read_from_git(&r, &[("PROTOLAPSE_MAX_FILE_BYTES", "4096")]);
+    let (blobs, bytes) = read_from_git(&r, &[]);
+    // Its size comes from the object's header: the blob is not inflated, only the small ones.
+    assert!(bytes >= big.len(), "{bytes}");
+    assert!(bytes_capped < 4096, "{bytes_capped}");
+    assert_eq!(blobs_capped + 1, blobs);
+}
+
+#[test]
+fn a_working_tree_file_over_the_per_file_cap_is_reported_like_a_committed_one() {
+    let r = three_versions(&large());
+    r.write("big.proto", &large());
+    let versions = log(&r, &[("PROTOLAPSE_MAX_FILE_BYTES", "4096")]);
+    let wt = named(&versions, "WORKTREE");
+    assert_eq!(wt["status"], "partial", "{wt}");
+    let d = first_diagnostic(wt);
+    assert!(
+        d.contains("big.proto") && d.contains("per-file cap of 4096 bytes"),
+        "{d}"
+    );
+}
