@@ -1,7 +1,8 @@
-//! The working tree as a version: its `.proto` files as they are on disk (not ignored by
-//! git, not inside `.git`), following symbolic links that stay inside the work tree.
+//! The working tree as a version: its `.proto` files as they are on disk (those git would
+//! commit: tracked, or untracked and not ignored; not inside `.git`), following symbolic
+//! links that stay inside the work tree.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -92,6 +93,9 @@ struct Walker<'r> {
     workdir: PathBuf,
     /// Submodules registered in the index (checked out or not), by path.
     gitlinks: HashSet<String>,
+    /// Every path in the index: a tracked file is part of the tree even where `.gitignore`
+    /// matches it (`git add -f`), as it is in every commit.
+    tracked: BTreeSet<String>,
 }
 
 /// A link as seen: its import path, where it is, and its path through the root.
@@ -113,20 +117,23 @@ struct Dir {
 
 impl<'r> Walker<'r> {
     fn new(repo: &'r Repository, workdir: &Path) -> Walker<'r> {
-        let gitlinks = repo
-            .index()
-            .map(|index| {
-                index
-                    .iter()
-                    .filter(|e| e.mode == 0o160000)
-                    .filter_map(|e| String::from_utf8(e.path).ok())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mut gitlinks = HashSet::new();
+        let mut tracked = BTreeSet::new();
+        if let Ok(index) = repo.index() {
+            for e in index.iter() {
+                if let Ok(path) = String::from_utf8(e.path) {
+                    if e.mode == 0o160000 {
+                        gitlinks.insert(path.clone());
+                    }
+                    tracked.insert(path);
+                }
+            }
+        }
         Walker {
             repo,
             workdir: workdir.to_path_buf(),
             gitlinks,
+            tracked,
         }
     }
 
@@ -173,10 +180,23 @@ impl<'r> Walker<'r> {
         crate::small_file::read(&self.workdir, real).ok()
     }
 
+    /// Whether `real` is left out as git leaves it out: ignored, and neither tracked itself
+    /// nor a folder holding a tracked file.
     fn ignored(&self, real: &str) -> bool {
-        self.repo
+        let ignored = self
+            .repo
             .status_should_ignore(Path::new(real))
-            .unwrap_or(false)
+            .unwrap_or(false);
+        ignored && !self.tracked.contains(real) && !self.holds_tracked(real)
+    }
+
+    /// Whether some tracked path lies under the folder `real`.
+    fn holds_tracked(&self, real: &str) -> bool {
+        let prefix = format!("{real}/");
+        self.tracked
+            .range(prefix.clone()..)
+            .next()
+            .is_some_and(|p| p.starts_with(&prefix))
     }
 
     /// The entries of a folder, sorted by name (names that are not UTF-8 and `.git` left out).

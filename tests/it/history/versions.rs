@@ -144,3 +144,30 @@ fn no_matching_tags_and_no_repository_are_clear_errors() {
     assert!(matches!(err, HistoryError::NotARepository { .. }), "{err}");
     assert!(err.to_string().contains("--demo"));
 }
+
+#[test]
+fn a_tracked_file_under_an_ignored_folder_is_part_of_the_work_tree() {
+    let mut r = Repo::new();
+    r.write(".gitignore", "gen/\n");
+    r.write("a.proto", &proto("p", A1));
+    r.write("gen/g.proto", &proto("g", "message G {}"));
+    r.git(&["add", "-f", "gen/g.proto"]);
+    r.commit("one");
+    r.tag("v1.0.0");
+    // The work tree changes a.proto; gen/ also holds a file git does not track.
+    r.write("a.proto", &proto("p", A2));
+    r.write("gen/untracked.proto", &proto("u", "message U {}"));
+    let p = load::load(r.path(), &opts(), |_, _| {}).unwrap();
+    assert_eq!(names(&p), ["v1.0.0", "WORKTREE"]);
+    let files = |i: usize| -> Vec<String> {
+        p.versions[i]
+            .version
+            .files
+            .iter()
+            .map(|f| f.path.clone())
+            .collect()
+    };
+    assert_eq!(files(0), ["a.proto", "gen/g.proto"]);
+    // As git sees it: the tracked file stays, the ignored untracked one stays out.
+    assert_eq!(files(1), ["a.proto", "gen/g.proto"]);
+}
