@@ -1,10 +1,11 @@
 //! The terminal UI driven directly: `App::update` with actions, workers run inline. The parts:
 //! `screens`, every view on the demo history rendered to a `TestBackend` at fixed sizes and
 //! compared with `insta` snapshots; `update`, what actions, keys and the mouse do to the app;
-//! `cells`, colours and sanitizing checked cell by cell. The demo's load and the helpers that
-//! drive the app live here.
+//! `cells`, colours and sanitizing checked cell by cell; `legend`, what the help says of every
+//! column, mark and policy. The demo's load and the helpers that drive the app live here.
 
 mod cells;
+mod legend;
 mod screens;
 mod update;
 

@@ -115,6 +115,15 @@ fn snapshot_help_and_jump_finder() {
     snap!("jump_finder_120x40", app);
 }
 
+/// The help's legend: the versions columns, every mark, the policies by name.
+#[test]
+fn snapshot_help_legend() {
+    let mut app = demo(120, 40, Some("FlightPath"), COLOR);
+    cmd(&mut app, Command::Help);
+    cmd(&mut app, Command::End);
+    snap!("help_legend_120x40", app);
+}
+
 #[test]
 fn snapshot_too_small_and_load_failure() {
     let app = demo(50, 12, Some("FlightPath"), COLOR);
