@@ -13,7 +13,7 @@ impl App {
         }
         if matches!(self.overlay, Overlay::Help { .. }) {
             let max = crate::ui::panes::help::max_scroll(self);
-            if let Overlay::Help { scroll } = &mut self.overlay {
+            if let Overlay::Help { scroll, .. } = &mut self.overlay {
                 match cmd {
                     Command::Up => *scroll = scroll.saturating_sub(1),
                     Command::Down => *scroll = (*scroll + 1).min(max),
@@ -22,7 +22,7 @@ impl App {
                     Command::Home => *scroll = 0,
                     Command::End => *scroll = max,
                     Command::Quit => self.quit = true,
-                    _ => self.overlay = Overlay::None,
+                    _ => self.close_help(),
                 }
             }
             return;
@@ -30,7 +30,12 @@ impl App {
         let page = self.page(self.focus) as isize;
         match cmd {
             Command::Quit => self.quit = true,
-            Command::Help => self.overlay = Overlay::Help { scroll: 0 },
+            Command::Help => {
+                self.overlay = Overlay::Help {
+                    scroll: 0,
+                    finder: None,
+                }
+            }
             Command::Back => {
                 if self.view != View::Graph {
                     self.set_view(View::Graph);
@@ -138,6 +143,16 @@ impl App {
             }
             Command::Erase | Command::Clear => {}
         }
+    }
+
+    /// Closes the help: back to the finder it was opened from, if any.
+    pub(super) fn close_help(&mut self) {
+        self.overlay = match std::mem::replace(&mut self.overlay, Overlay::None) {
+            Overlay::Help {
+                finder: Some(f), ..
+            } => Overlay::Finder(*f),
+            _ => Overlay::None,
+        };
     }
 
     pub(super) fn set_view(&mut self, v: View) {

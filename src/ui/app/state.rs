@@ -293,7 +293,11 @@ impl App {
             done: 0,
             total: self.versions.len(),
         };
-        self.selected = VersionId::at(self.versions.len().saturating_sub(1));
+        let newest = VersionId::at(self.versions.len().saturating_sub(1));
+        self.selected = o
+            .selected
+            .filter(|s| s.index() < self.versions.len())
+            .unwrap_or(newest);
         self.versions_nav.cursor = self.selected.index();
         if self.root_wanted.is_none() {
             self.root_wanted = o.config_root;
