@@ -135,9 +135,9 @@ fn demo_in_a_real_terminal() {
         s.contains("root FlightPath") && s.contains("waypoints") && !s.contains("Pick the root")
     });
     assert!(s.contains("v1.1.1 → v2.0.0"), "{s}");
-    // The pick leaves the focus in the graph: back to the versions, then up, each version
-    // against its previous relevant one.
-    t.keys(&["BTab", "k"]);
+    // The pick leaves the focus in the graph: `h` on its root goes back to the versions, then
+    // up, each version against its previous relevant one.
+    t.keys(&["g", "h", "k"]);
     let s = t.wait("v1.1.1 → v1.2.0", |s| s.contains("v1.1.1 → v1.2.0"));
     assert!(s.contains("Versions"), "{s}");
     t.keys(&["k"]);

@@ -172,5 +172,8 @@ fn pair(app: &mut App, old: &str, new: &str) {
 fn rich(w: u16, h: u16, theme: Theme) -> App {
     let mut app = demo(w, h, Some("FlightPath"), theme);
     pair(&mut app, "v1.1.1", "v2.0.0");
+    // Into the graph, as a user would.
+    cmd(&mut app, Command::Enter);
+    assert_eq!(app.focus, Pane::Graph);
     app
 }

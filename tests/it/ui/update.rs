@@ -12,11 +12,10 @@ fn moving_through_versions_compares_each_with_its_previous_relevant_version() {
     let mut app = demo(120, 40, Some("FlightPath"), COLOR);
     assert_eq!(app.phase, Phase::Done);
     assert_eq!(app.root.as_deref(), Some("physics.v1.FlightPath"));
-    // The demo opens on the version it names.
+    // The demo opens on the version it names, in Versions.
     assert_eq!(app.selected, index_of(&app, "v2.0.0"));
     assert!(app.current().is_some(), "the comparison arrived");
-    act(&mut app, Action::Command(Command::FocusPrev));
-    assert_eq!(app.focus, Pane::Versions);
+    assert_eq!(app.focus, Pane::Versions, "focus starts in Versions");
     cmd(&mut app, Command::End);
     let last = app.versions.len() - 1;
     assert_eq!(app.selected, VersionId::at(last));
@@ -48,7 +47,9 @@ fn the_cursor_stays_on_its_field_across_versions() {
     let mut app = demo(120, 40, Some("FlightPath"), COLOR);
     go_to(&mut app, "physics.v1.FlightPath.passengers");
     let path = app.tree.path.clone();
-    cmd(&mut app, Command::FocusPrev);
+    while app.focus != Pane::Versions {
+        cmd(&mut app, Command::FocusNext);
+    }
     cmd(&mut app, Command::Up);
     cmd(&mut app, Command::Up);
     assert_eq!(app.tree.path, path);

@@ -192,7 +192,7 @@ pub(super) const TABLE: &[Binding] = &[
         keys: &[k(KeyCode::Left), c('h')],
         command: Command::Left,
         contexts: &[Graph],
-        help: "collapse, or go to the parent",
+        help: "collapse, or go to the parent; on the root, back to the versions",
         footer: None,
     },
     Binding {
@@ -220,14 +220,14 @@ pub(super) const TABLE: &[Binding] = &[
         keys: &[c('n')],
         command: Command::NextChange,
         contexts: &[Graph],
-        help: "next changed node",
+        help: "next changed node (after the last: the first again)",
         footer: Some("next change"),
     },
     Binding {
         keys: &[c('N')],
         command: Command::PrevChange,
         contexts: &[Graph],
-        help: "previous changed node",
+        help: "previous changed node (before the first: the last)",
         footer: None,
     },
     // Changes list.
@@ -270,10 +270,17 @@ pub(super) const TABLE: &[Binding] = &[
     },
     // Versions.
     Binding {
+        keys: &[k(KeyCode::Enter), k(KeyCode::Right), c('l')],
+        command: Command::Enter,
+        contexts: &[Versions],
+        help: "into the view's main pane (the graph)",
+        footer: Some("open"),
+    },
+    Binding {
         keys: &[c('b')],
         command: Command::MarkBase,
-        contexts: &[Versions],
-        help: "compare against this version (again: back to the previous relevant one)",
+        contexts: &[Global],
+        help: "compare against the selected version (again: back to the previous relevant one)",
         footer: Some("base"),
     },
     // The finders, everywhere (the view keys come before them, from the views).
