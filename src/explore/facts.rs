@@ -20,6 +20,9 @@ pub struct VersionFacts {
     pub bump: Option<Bump>,
     /// The bump its changes require.
     pub required: Option<Bump>,
+    /// The bump of the version number they need (below 1.0, Cargo's reading: one place
+    /// lower than `required`), as the semver reason names it.
+    pub need: Option<Bump>,
     pub semver: Option<SemverVerdict>,
     /// Why the semver verdict is what it is (one line).
     pub reason: Option<String>,
@@ -119,6 +122,7 @@ pub fn analyze(project: &Project, settings: &Settings) -> Facts {
             previous: r.previous,
             bump: r.semver.bump,
             required: r.semver.required,
+            need: r.semver.needed,
             semver,
             reason: (!r.semver.reason.is_empty()).then(|| r.semver.reason.clone()),
             changes: c.total(),

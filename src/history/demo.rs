@@ -22,6 +22,9 @@ pub struct Snapshot {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct DemoIndex {
+    /// The root the terminal UI opens on, and the version it selects.
+    root: Option<String>,
+    open: Option<String>,
     version: Vec<DemoVersion>,
 }
 
@@ -32,15 +35,33 @@ struct DemoVersion {
     message: String,
 }
 
-/// The demo's snapshots, from `assets/demo/history.toml` and one folder per tag.
-pub fn snapshots() -> Result<Vec<Snapshot>, HistoryError> {
+fn index() -> Result<DemoIndex, HistoryError> {
     let index = DEMO_FILES
         .iter()
         .find(|(p, _)| *p == "history.toml")
         .ok_or_else(|| HistoryError::Demo("assets/demo/history.toml is missing".into()))?;
-    let index: DemoIndex =
-        toml::from_str(index.1).map_err(|e| HistoryError::Demo(format!("history.toml: {e}")))?;
-    index
+    toml::from_str(index.1).map_err(|e| HistoryError::Demo(format!("history.toml: {e}")))
+}
+
+/// Where the terminal UI opens the demo (`root` and `open` in `assets/demo/history.toml`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Start {
+    pub root: Option<String>,
+    /// The version selected at start (else the newest).
+    pub version: Option<String>,
+}
+
+pub fn start() -> Result<Start, HistoryError> {
+    let i = index()?;
+    Ok(Start {
+        root: i.root,
+        version: i.open,
+    })
+}
+
+/// The demo's snapshots, from `assets/demo/history.toml` and one folder per tag.
+pub fn snapshots() -> Result<Vec<Snapshot>, HistoryError> {
+    index()?
         .version
         .into_iter()
         .map(|v| {

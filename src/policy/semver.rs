@@ -76,6 +76,11 @@ pub struct SemverCheck {
     pub bump: Option<Bump>,
     /// The bump its changes require (None: not compared).
     pub required: Option<Bump>,
+    /// The bump of the version number that `required` asks for: the same from 1.0 on; below
+    /// 1.0 under Cargo's reading, one place lower (what the verdict's reason names). Not in
+    /// the JSON, which keeps the schema's `required_bump`.
+    #[serde(skip)]
+    pub needed: Option<Bump>,
     pub verdict: SemverVerdict,
     /// One line: why.
     pub reason: String,
@@ -90,6 +95,7 @@ impl SemverCheck {
         SemverCheck {
             bump: None,
             required: None,
+            needed: None,
             verdict: SemverVerdict::None,
             reason: reason.into(),
             unchanged: false,
@@ -109,6 +115,7 @@ impl SemverCheck {
         {
             self.verdict = SemverVerdict::NotJudged;
             self.required = None;
+            self.needed = None;
             self.reason = format!("{NOT_JUDGED}: {why}");
         }
     }
@@ -137,6 +144,38 @@ fn component(b: Bump) -> u8 {
     }
 }
 
+/// Which part of the version number changes that require `required` ask to bump after
+/// `prev` (0 major, 1 minor, 2 patch), and the pre-1.0 convention that decided it, if any.
+fn needed_component(
+    prev: &semver::Version,
+    required: Bump,
+    pre1: Pre1,
+) -> (u8, Option<&'static str>) {
+    let req = required.max(Bump::Patch);
+    match (pre1, prev.major) {
+        (Pre1::Cargo, 0) if prev.minor == 0 => (2, Some("0.0.x: every bump may break")),
+        (Pre1::Cargo, 0) => (
+            (component(req) + 1).min(2),
+            Some("0.x: a minor bump may break, a patch bump may add"),
+        ),
+        _ => (component(req), None),
+    }
+}
+
+/// The bump of the version number after `prev` that changes requiring `required` need:
+/// `required` itself from 1.0 on; below 1.0 under Cargo's reading one place lower (a break
+/// needs a minor bump, an addition a patch). No change needs no bump.
+pub fn needed_bump(prev: &semver::Version, required: Bump, pre1: Pre1) -> Bump {
+    if required == Bump::None {
+        return Bump::None;
+    }
+    match needed_component(prev, required, pre1).0 {
+        0 => Bump::Major,
+        1 => Bump::Minor,
+        _ => Bump::Patch,
+    }
+}
+
 /// The verdict for a bump from `prev` to `cur` whose changes require `required`.
 pub fn judge(
     prev: &semver::Version,
@@ -157,22 +196,15 @@ pub fn judge(
             "pre-releases of one version may change freely".into(),
         );
     }
-    let req = required.max(Bump::Patch);
-    let (needed, convention) = match (pre1, prev.major) {
-        (Pre1::Cargo, 0) if prev.minor == 0 => (2, Some("0.0.x: every bump may break")),
-        (Pre1::Cargo, 0) => (
-            (component(req) + 1).min(2),
-            Some("0.x: a minor bump may break, a patch bump may add"),
-        ),
-        _ => (component(req), None),
-    };
+    let (needed, convention) = needed_component(prev, required, pre1);
     let have = component(actual);
     let why = |s: String| match convention {
         Some(c) if cur.major == 0 => format!("{s} ({c})"),
         _ => s,
     };
     let a = actual.as_str();
-    let r = match required {
+    // Named as the version number needs it, as the NEED column shows it.
+    let r = match needed_bump(prev, required, pre1) {
         Bump::None => "no",
         b => b.as_str(),
     };
@@ -256,6 +288,13 @@ pub fn check(
         _ => None,
     };
     let mut out = assess(&p.version.name, numbers, changes, pre1);
+    // From a root, no change says nothing of the rest of the schema.
+    if let (Some(root), true) = (scope.root(), changes.is_empty()) {
+        out.reason = out.reason.replace(
+            "schema unchanged",
+            &format!("nothing reached from {root} changed"),
+        );
+    }
     out.reason.push_str(&skipped);
     out.unless_unjudged(scope.not_judged(v, changes).as_deref());
     out
@@ -279,6 +318,7 @@ pub fn assess(
     let mut out = SemverCheck {
         bump: None,
         required: Some(required),
+        needed: Some(required),
         verdict: SemverVerdict::None,
         reason: String::new(),
         unchanged,
@@ -288,6 +328,7 @@ pub fn assess(
         Some((a, b)) => {
             let (verdict, reason) = judge(a, b, required, pre1);
             out.bump = Some(actual_bump(a, b));
+            out.needed = Some(needed_bump(a, required, pre1));
             if unchanged {
                 // Any bump will do for a schema that did not change.
                 out.verdict = if verdict == SemverVerdict::TooSmall {
@@ -295,7 +336,12 @@ pub fn assess(
                 } else {
                     SemverVerdict::Ok
                 };
-                out.reason = format!("schema unchanged since {base}");
+                // "Unchanged" only where nothing changed: comments did.
+                out.reason = if changes.is_empty() {
+                    format!("schema unchanged since {base}")
+                } else {
+                    format!("only comments changed since {base}")
+                };
             } else {
                 out.verdict = verdict;
                 out.reason = reason;
@@ -382,6 +428,52 @@ mod tests {
         // The first stable release is never "larger than needed".
         assert_eq!(j("0.9.0", "1.0.0", Bump::Patch, Pre1::Cargo), Ok);
         assert_eq!(j("0.9.0", "1.0.0", Bump::Patch, Pre1::Strict), Ok);
+    }
+
+    /// Below 1.0 the bump needed and the reason name the same bump (a break needs a minor
+    /// bump in 0.x), and from 1.0 on both are the bump the changes require.
+    #[test]
+    fn the_needed_bump_and_the_reason_agree() {
+        assert_eq!(
+            needed_bump(&v("0.2.0"), Bump::Major, Pre1::Cargo),
+            Bump::Minor
+        );
+        assert_eq!(
+            needed_bump(&v("0.2.0"), Bump::Minor, Pre1::Cargo),
+            Bump::Patch
+        );
+        assert_eq!(
+            needed_bump(&v("0.0.1"), Bump::Major, Pre1::Cargo),
+            Bump::Patch
+        );
+        assert_eq!(
+            needed_bump(&v("0.2.0"), Bump::Major, Pre1::Strict),
+            Bump::Major
+        );
+        assert_eq!(
+            needed_bump(&v("1.2.0"), Bump::Major, Pre1::Cargo),
+            Bump::Major
+        );
+        assert_eq!(
+            needed_bump(&v("0.2.0"), Bump::None, Pre1::Cargo),
+            Bump::None
+        );
+        let (_, why) = judge(&v("0.1.0"), &v("0.2.0"), Bump::Minor, Pre1::Cargo);
+        assert!(why.contains("require patch bump"), "{why}");
+        let (_, why) = judge(&v("0.2.1"), &v("0.3.0"), Bump::Major, Pre1::Cargo);
+        assert!(
+            why.contains("a minor bump, as its changes require"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn unchanged_only_where_nothing_changed() {
+        let (a, b) = (v("1.0.0"), v("1.0.1"));
+        assert_eq!(
+            assess("v1.0.0", Some((&a, &b)), &[], Pre1::Cargo).reason,
+            "schema unchanged since v1.0.0"
+        );
     }
 
     #[test]

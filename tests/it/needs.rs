@@ -271,8 +271,8 @@ fn check_compiles_the_subject_and_the_tags_up_to_its_base() {
     assert!(err.contains("compiled 4 of 4 versions"), "{err}");
 }
 
-/// The terminal UI's loader sends the newest version's base, then the newest version, then
-/// the rest; the finder's index still takes versions in history order, and the versions
+/// The terminal UI's loader sends the selected version's base, then the selected version
+/// (the newest, or the one the demo opens on), then the rest; the finder's index still takes versions in history order, and the versions
 /// compiled ahead are sent again with their final earlier-content links.
 #[test]
 fn the_loader_sends_the_newest_version_and_its_base_first() {
@@ -304,11 +304,17 @@ fn the_loader_sends_the_newest_version_and_its_base_first() {
             _ => None,
         })
         .collect();
-    let newest = n - 1;
-    let base = load::lineage::previous_relevant(&project.versions, load::VersionId::at(newest))
-        .expect("the newest has a base")
+    let selected = actions
+        .iter()
+        .find_map(|a| match a {
+            Action::Opened(o) => Some(o.selected.map_or(n - 1, |s| s.index())),
+            _ => None,
+        })
+        .expect("opened");
+    let base = load::lineage::previous_relevant(&project.versions, load::VersionId::at(selected))
+        .expect("the selected version has a base")
         .index();
-    assert_eq!(compiled[..2], [base, newest], "{compiled:?}");
+    assert_eq!(compiled[..2], [base, selected], "{compiled:?}");
     // Every version once, then the two sent ahead again with their final links.
     assert_eq!(compiled.len(), n + 2, "{compiled:?}");
     let indexed: Vec<usize> = actions

@@ -7,7 +7,7 @@ use crate::explore::Comparison;
 use crate::explore::facts::{Facts, PolicyMatrix};
 use crate::explore::names::Kind;
 use crate::history::Version;
-use crate::load::{Loaded, Project};
+use crate::load::{Loaded, Project, VersionId};
 use crate::policy::{Lifecycle, Settings};
 use crate::ui::views::View;
 
@@ -48,8 +48,10 @@ pub enum Command {
 pub struct Opened {
     /// The versions, in order, without their files.
     pub versions: Vec<Version>,
-    /// The root named in `protolapse.toml`, if any.
+    /// The root named in `protolapse.toml` (or by the demo), if any.
     pub config_root: Option<String>,
+    /// The version to select at start (the demo names one), else the newest.
+    pub selected: Option<VersionId>,
     /// How the history is judged (policy, level, ignores; the root is the UI's).
     pub settings: Settings,
     /// Tags seen but skipped, with why.

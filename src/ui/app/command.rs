@@ -2,6 +2,7 @@
 
 use crate::load::VersionId;
 use crate::ui::app::action::Command;
+use crate::ui::app::tree::Hop;
 use crate::ui::app::{App, DetailNav, FindMode, Overlay, Pane};
 use crate::ui::views::View;
 
@@ -13,7 +14,7 @@ impl App {
         }
         if matches!(self.overlay, Overlay::Help { .. }) {
             let max = crate::ui::panes::help::max_scroll(self);
-            if let Overlay::Help { scroll } = &mut self.overlay {
+            if let Overlay::Help { scroll, .. } = &mut self.overlay {
                 match cmd {
                     Command::Up => *scroll = scroll.saturating_sub(1),
                     Command::Down => *scroll = (*scroll + 1).min(max),
@@ -22,7 +23,7 @@ impl App {
                     Command::Home => *scroll = 0,
                     Command::End => *scroll = max,
                     Command::Quit => self.quit = true,
-                    _ => self.overlay = Overlay::None,
+                    _ => self.close_help(),
                 }
             }
             return;
@@ -30,7 +31,12 @@ impl App {
         let page = self.page(self.focus) as isize;
         match cmd {
             Command::Quit => self.quit = true,
-            Command::Help => self.overlay = Overlay::Help { scroll: 0 },
+            Command::Help => {
+                self.overlay = Overlay::Help {
+                    scroll: 0,
+                    finder: None,
+                }
+            }
             Command::Back => {
                 if self.view != View::Graph {
                     self.set_view(View::Graph);
@@ -60,6 +66,11 @@ impl App {
             Command::Left | Command::Right => {
                 let right = cmd == Command::Right;
                 match self.focus {
+                    // On the root, `h` goes back to the versions, as in lazygit.
+                    Pane::Graph if !right && self.tree.row().is_none_or(|r| r.path.is_empty()) => {
+                        self.focus = Pane::Versions;
+                    }
+                    Pane::Versions if right => self.enter(),
                     Pane::Graph => {
                         if let Some(c) = self.current().cloned() {
                             if right {
@@ -94,16 +105,24 @@ impl App {
             }
             Command::NextChange | Command::PrevChange => {
                 if let Some(c) = self.current().cloned() {
-                    if self.tree.next_change(&c, cmd == Command::NextChange) {
-                        self.detail = DetailNav::default();
-                    } else {
-                        self.status = Some(if c.changes.is_empty() {
-                            "no changes in this pair".into()
-                        } else if cmd == Command::NextChange {
-                            "no further change below (PgUp / g to go back up)".into()
-                        } else {
-                            "no earlier change".into()
-                        });
+                    let forward = cmd == Command::NextChange;
+                    match self.tree.next_change(&c, forward) {
+                        Hop::Moved => self.detail = DetailNav::default(),
+                        Hop::Wrapped => {
+                            self.detail = DetailNav::default();
+                            self.status = Some(if forward {
+                                "past the last change: back to the first".into()
+                            } else {
+                                "before the first change: on to the last".into()
+                            });
+                        }
+                        Hop::Nowhere => {
+                            self.status = Some(if c.changes.is_empty() {
+                                "no changes in this pair".into()
+                            } else {
+                                "no change on a node of the graph (see the changes view, 2)".into()
+                            })
+                        }
                     }
                 }
             }
@@ -118,26 +137,44 @@ impl App {
                     self.detail.scroll = 0;
                 }
             }
-            Command::MarkBase => {
-                if self.base == Some(self.selected) {
-                    self.base = None;
-                    self.status =
-                        Some("comparing each version with its previous relevant version".into());
-                } else {
-                    self.base = Some(self.selected);
-                    let name = self
-                        .version(self.selected)
-                        .map(|v| v.version.name.clone())
-                        .unwrap_or_default();
-                    self.status = Some(format!(
-                        "base {}: move to another version to compare it with {} (b on it again to unmark)",
-                        crate::sanitize::line(&name),
-                        crate::sanitize::line(&name)
-                    ));
-                }
-            }
+            Command::MarkBase => self.mark_base(),
             Command::Erase | Command::Clear => {}
         }
+    }
+
+    /// `b`: marks the selected version as the base, or unmarks it; says why when it cannot.
+    fn mark_base(&mut self) {
+        let Some(v) = self.version(self.selected) else {
+            self.status = Some("no version to mark yet".into());
+            return;
+        };
+        let name = crate::sanitize::line(&v.version.name);
+        if self.base == Some(self.selected) {
+            self.base = None;
+            self.status = Some("comparing each version with its previous relevant version".into());
+        } else if v.schema().is_none() {
+            self.status = Some(match v.status() {
+                crate::schema::Status::Pending => {
+                    format!("{name} is still compiling: press b again once it has")
+                }
+                _ => format!("{name} does not compile: it cannot be a base"),
+            });
+        } else {
+            self.base = Some(self.selected);
+            self.status = Some(format!(
+                "base {name}: select another version to compare it with {name} (b on {name} again to unmark)"
+            ));
+        }
+    }
+
+    /// Closes the help: back to the finder it was opened from, if any.
+    pub(super) fn close_help(&mut self) {
+        self.overlay = match std::mem::replace(&mut self.overlay, Overlay::None) {
+            Overlay::Help {
+                finder: Some(f), ..
+            } => Overlay::Finder(*f),
+            _ => Overlay::None,
+        };
     }
 
     pub(super) fn set_view(&mut self, v: View) {

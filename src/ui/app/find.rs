@@ -20,6 +20,14 @@ impl App {
         };
         match cmd {
             Command::Quit => self.quit = true,
+            Command::Help => {
+                let f = Box::new(f.clone());
+                self.overlay = Overlay::Help {
+                    scroll: 0,
+                    finder: Some(f),
+                };
+                return;
+            }
             Command::Back => {
                 if self.root.is_none() && f.mode == FindMode::Root {
                     self.status = Some("no root yet: press r to pick one".into());

@@ -3,12 +3,33 @@
 
 use ratatui::layout::Rect;
 
-use crate::ui::app::{App, ListNav, Overlay, tree};
+use crate::explore::compare::Path;
+use crate::ui::app::{App, CompareKey, ListNav, Overlay, tree};
+use crate::ui::views::View;
 use crate::ui::widgets::layout;
 
+/// What the detail pane is about: the view, the pair compared, the node or change, the rule.
+pub(super) type DetailKey = (View, Option<CompareKey>, Path, usize, usize);
+
 impl App {
+    fn detail_key(&self) -> DetailKey {
+        (
+            self.view,
+            self.compare_key(),
+            self.tree.path.clone(),
+            self.changes_nav.cursor,
+            self.detail.rule,
+        )
+    }
+
     /// Clamps every cursor and scroll offset to what the panes can show.
     pub(super) fn fit(&mut self) {
+        // New content in the detail pane starts at its top.
+        let key = self.detail_key();
+        if self.detail_of.as_ref() != Some(&key) {
+            self.detail.scroll = 0;
+            self.detail_of = Some(key);
+        }
         let a = self.areas();
         let inner = |r: Option<Rect>, chrome: u16| {
             r.map(|r| r.height.saturating_sub(chrome) as usize)

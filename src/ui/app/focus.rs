@@ -30,7 +30,11 @@ pub struct Finder {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Overlay {
     None,
-    Help { scroll: usize },
+    /// The help, and the finder it was opened from (it comes back when the help closes).
+    Help {
+        scroll: usize,
+        finder: Option<Box<Finder>>,
+    },
     Finder(Finder),
 }
 

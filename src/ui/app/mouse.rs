@@ -32,11 +32,11 @@ impl App {
             return;
         }
         let help_max = crate::ui::panes::help::max_scroll(self);
-        if let Overlay::Help { scroll } = &mut self.overlay {
+        if let Overlay::Help { scroll, .. } = &mut self.overlay {
             match kind {
                 Mouse::ScrollUp => *scroll = scroll.saturating_sub(3),
                 Mouse::ScrollDown => *scroll = (*scroll + 3).min(help_max),
-                Mouse::Click => self.overlay = Overlay::None,
+                Mouse::Click => self.close_help(),
             }
             return;
         }

@@ -15,6 +15,7 @@ use crate::policy::{Lifecycle, Settings};
 use crate::schema::Compiled;
 
 use crate::ui::app::action::{Action, MatrixProgress};
+use crate::ui::app::fit::DetailKey;
 use crate::ui::app::keys::Context;
 use crate::ui::app::tree::Tree;
 use crate::ui::app::{
@@ -64,6 +65,9 @@ pub struct App {
     pub comparison: Option<Arc<Comparison>>,
     pub tree: Tree,
     pub detail: DetailNav,
+    /// What the detail pane showed at the last action: when it changes, the pane scrolls
+    /// back to the top.
+    pub(super) detail_of: Option<DetailKey>,
     pub changes_nav: ListNav,
     pub history_nav: MatrixNav,
     /// The field number the history view should put its cursor on, once it has the rows.
@@ -110,13 +114,15 @@ impl App {
             comparison: None,
             tree: Tree::default(),
             detail: DetailNav::default(),
+            detail_of: None,
             changes_nav: ListNav::default(),
             history_nav: MatrixNav::default(),
             history_focus: None,
             policy_nav: MatrixNav::default(),
             lifecycles: HashMap::new(),
             view: View::Graph,
-            focus: Pane::Graph,
+            // Where a lazygit user starts: the list on the left (Enter or `l` opens the graph).
+            focus: Pane::Versions,
             overlay: Overlay::None,
             indexed: 0,
             status: None,
@@ -293,7 +299,11 @@ impl App {
             done: 0,
             total: self.versions.len(),
         };
-        self.selected = VersionId::at(self.versions.len().saturating_sub(1));
+        let newest = VersionId::at(self.versions.len().saturating_sub(1));
+        self.selected = o
+            .selected
+            .filter(|s| s.index() < self.versions.len())
+            .unwrap_or(newest);
         self.versions_nav.cursor = self.selected.index();
         if self.root_wanted.is_none() {
             self.root_wanted = o.config_root;

@@ -12,6 +12,16 @@ pub const ROW_LIMIT: usize = 20_000;
 /// Expanding everything expands at most this many nodes.
 pub const EXPAND_LIMIT: usize = 2_000;
 
+/// Where `n` / `N` went.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hop {
+    Moved,
+    /// Past the last change to the first (or before the first to the last).
+    Wrapped,
+    /// No node of the graph has a change.
+    Nowhere,
+}
+
 #[derive(Debug, Clone)]
 pub struct Tree {
     pub expanded: HashSet<Path>,
@@ -190,8 +200,8 @@ impl Tree {
     }
 
     /// The next (or previous) node with a change of its own, in tree order, expanding what it
-    /// takes to show it. Returns false when there is none.
-    pub fn next_change(&mut self, cmp: &Comparison, forward: bool) -> bool {
+    /// takes to show it; past the last (or before the first), round to the other end.
+    pub fn next_change(&mut self, cmp: &Comparison, forward: bool) -> Hop {
         // Lay out the tree of changed paths, with the current expansions too.
         let mut all = self.expanded.clone();
         all.extend(cmp.expand_all(&[], true, EXPAND_LIMIT));
@@ -204,12 +214,18 @@ impl Tree {
             (false, Some(h)) => rows.iter().take(h).rev().find(|r| hit(r)),
             (false, None) => rows.iter().rev().find(|r| hit(r)),
         };
+        // Past the end, round to the other end.
+        let (found, hop) = match found {
+            Some(r) => (Some(r), Hop::Moved),
+            None if forward => (rows.iter().find(|r| hit(r)), Hop::Wrapped),
+            None => (rows.iter().rev().find(|r| hit(r)), Hop::Wrapped),
+        };
         match found.map(|r| r.path.clone()) {
             Some(p) => {
                 self.reveal(cmp, &p);
-                true
+                hop
             }
-            None => false,
+            None => Hop::Nowhere,
         }
     }
 

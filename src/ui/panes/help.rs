@@ -9,6 +9,7 @@ use crate::rules::Severity;
 
 use crate::ui::app::App;
 use crate::ui::app::keys;
+use crate::ui::panes::legend;
 use crate::ui::widgets::layout;
 use crate::ui::widgets::text::fit;
 
@@ -113,7 +114,50 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             Span::raw(what),
         ]));
     }
+    out.push(Line::raw(""));
+    legend(app, key_w, &mut out);
     out
+}
+
+/// The versions pane's columns and marks, and the policies by name.
+fn legend(app: &App, key_w: usize, out: &mut Vec<Line<'static>>) {
+    let t = &app.theme;
+    let row = |k: &str, style, what: String| {
+        Line::from(vec![
+            Span::raw("  "),
+            Span::styled(fit(k, key_w), style),
+            Span::raw(what),
+        ])
+    };
+    out.push(Line::styled("Versions columns".to_string(), t.header()));
+    for (k, what) in legend::COLUMNS {
+        out.push(row(k, t.header(), what.to_string()));
+    }
+    out.push(Line::raw(""));
+    out.push(Line::styled("Marks".to_string(), t.header()));
+    for (k, what) in legend::MARKS {
+        let style = match *k {
+            "✓" => t.ok(),
+            "✓ dim" => t.dim(),
+            "✗" | "✗ fails" => t.bad(),
+            "⊘" | "!" | "⚠5/7" => t.warn(),
+            _ => t.dim(),
+        };
+        out.push(row(k, style, what.to_string()));
+    }
+    out.push(Line::raw(""));
+    out.push(Line::styled(
+        "Policies (docs/policies.md; the policy view, 4)".to_string(),
+        t.header(),
+    ));
+    for (full, short, what) in legend::POLICIES {
+        let what = if full == short {
+            what.to_string()
+        } else {
+            format!("{full}: {what}")
+        };
+        out.push(row(short, t.key(), what));
+    }
 }
 
 impl Widget for &HelpPopup<'_> {

@@ -15,5 +15,6 @@ pub(super) mod finder;
 pub(super) mod graph;
 pub(super) mod help;
 pub(super) mod history;
+pub(super) mod legend;
 pub(super) mod policy;
 pub(super) mod versions;

@@ -11,24 +11,10 @@ use crate::explore::facts::Mark;
 
 use crate::ui::app::App;
 use crate::ui::app::action::MatrixProgress;
+use crate::ui::panes::legend::{self, short_policy};
 use crate::ui::widgets::text::fit;
 
 pub struct PolicyPane<'a>(pub &'a App);
-
-/// A column heading for a policy: `BACKWARD_TRANSITIVE` -> `BACK_TR`.
-pub fn short_policy(name: &str) -> String {
-    match name {
-        "ALLOW_ANY" => "ANY".into(),
-        "DENY_ALL" => "NONE".into(),
-        "BACKWARD" => "BACK".into(),
-        "BACKWARD_TRANSITIVE" => "BACK_TR".into(),
-        "FORWARD" => "FWD".into(),
-        "FORWARD_TRANSITIVE" => "FWD_TR".into(),
-        "FULL" => "FULL".into(),
-        "FULL_TRANSITIVE" => "FULL_TR".into(),
-        other => other.chars().take(8).collect(),
-    }
-}
 
 /// What the line under the matrix says while the policies of `scope` are evaluated.
 fn progress_note(app: &App, scope: &crate::judge::Scope) -> String {
@@ -46,7 +32,7 @@ fn progress_note(app: &App, scope: &crate::judge::Scope) -> String {
 }
 
 /// Width of a check's column, and where the checks start (marker, name, bump, need).
-const COL_W: usize = 9;
+const COL_W: usize = 10;
 
 fn checks_x(app: &App) -> usize {
     let name_w = super::versions::name_width(app);
@@ -124,10 +110,7 @@ impl Widget for &PolicyPane<'_> {
             let Some(v) = app.versions.get(vi) else { break };
             let vf = f.versions.get(vi);
             let bump = vf.and_then(|x| x.bump).map(|b| b.as_str()).unwrap_or("");
-            let need = vf
-                .and_then(|x| x.required)
-                .map(|b| b.as_str())
-                .unwrap_or("");
+            let need = vf.and_then(|x| x.need).map(|b| b.as_str()).unwrap_or("");
             let mut spans = vec![
                 Span::styled(
                     if vi == app.selected.index() {
@@ -188,14 +171,21 @@ impl Widget for &PolicyPane<'_> {
             None => None,
             Some(m) => Some(
                 match nav.col.checked_sub(1).and_then(|c| m.columns.get(c)) {
-                    Some(c) => format!(
-                        "{} = {} at the {} level",
-                        short_policy(&c.name),
-                        c.name,
-                        m.level
-                    ),
-                    None => "SEMVER: the version's bump is at least what its changes require"
-                        .to_string(),
+                    Some(c) => {
+                        let what = legend::POLICIES
+                            .iter()
+                            .find(|(full, _, _)| *full == c.name)
+                            .map(|(_, _, what)| format!(": {what}"))
+                            .unwrap_or_default();
+                        let short = short_policy(&c.name);
+                        let named = if short == c.name {
+                            short
+                        } else {
+                            format!("{short} = {}", c.name)
+                        };
+                        format!("{named}{what}, at the {} level", m.level)
+                    }
+                    None => "SEMVER: BUMP is at least NEED, the bump the changes need".to_string(),
                 },
             ),
         };

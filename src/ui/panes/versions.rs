@@ -65,8 +65,10 @@ impl Widget for &VersionsPane<'_> {
         let t = &app.theme;
         let focused = app.focus == Pane::Versions;
         let title = format!(" Versions ({}) ", app.versions.len());
+        let legend = crate::ui::panes::legend::line(area.width.saturating_sub(4) as usize);
         let block = Block::bordered()
             .title(Span::styled(title, t.title(focused)))
+            .title_bottom(Span::styled(legend, t.dim()))
             .border_style(t.border(focused));
         let inner = block.inner(area);
         block.render(area, buf);
@@ -133,7 +135,7 @@ impl Widget for &VersionsPane<'_> {
                 spans.push(Span::styled(fit(&d, 11), t.dim()));
             }
             let bump = f.and_then(|f| f.bump);
-            let need = f.and_then(|f| f.required);
+            let need = f.and_then(|f| f.need);
             let need_style = f
                 .and_then(|f| f.worst)
                 .map(|w| t.severity(w))

@@ -86,6 +86,11 @@ pub fn run(
     let config = Config::load(&root)
         .map_err(|e| e.to_string())?
         .unwrap_or_default();
+    // The demo names where it opens, as a repository's protolapse.toml may name its root.
+    let start = match source {
+        Source::Demo => history::demo::start().map_err(|e| e.to_string())?,
+        Source::Repo(_) => history::demo::Start::default(),
+    };
     let hopts = config.history_options(opts, false);
     let settings = config.settings()?;
     let history = history::load(&path, &hopts).map_err(|e| e.to_string())?;
@@ -103,16 +108,21 @@ pub fn run(
         .enumerate()
         .map(|(i, h)| load::Loaded::pending(load::VersionId::at(i), h.clone()))
         .collect();
+    let opened_at = start
+        .version
+        .and_then(|name| headers.iter().position(|h| h.name == name))
+        .map(load::VersionId::at);
     inbox.push(Action::Opened(Box::new(Opened {
+        selected: opened_at,
         versions: headers,
-        config_root: config.root.clone(),
+        config_root: config.root.clone().or(start.root),
         settings,
         skipped: history.skipped.len(),
     })));
     notify();
     // The newest version (the one selected) and the one it is compared with first, so the
     // graph is on screen before the rest of the history has compiled.
-    let selected = load::VersionId::at(pending.len().saturating_sub(1));
+    let selected = opened_at.unwrap_or(load::VersionId::at(pending.len().saturating_sub(1)));
     let order = load::needs::selected_first(&pending, selected);
     // The finder's index takes versions in history order: those compiled ahead wait.
     let mut waiting: BTreeMap<usize, load::Loaded> = BTreeMap::new();

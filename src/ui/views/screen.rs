@@ -60,7 +60,7 @@ impl Widget for &App {
         (&Footer(self)).render(a.footer, buf);
         match &self.overlay {
             Overlay::None => {}
-            Overlay::Help { scroll } => (&HelpPopup(self, *scroll)).render(area, buf),
+            Overlay::Help { scroll, .. } => (&HelpPopup(self, *scroll)).render(area, buf),
             Overlay::Finder(f) => (&FinderPopup(self, f)).render(area, buf),
         }
     }

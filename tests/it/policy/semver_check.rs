@@ -84,7 +84,12 @@ fn semver_against_the_previous_relevant_version() {
     assert_eq!(row("v0.2.0").1, SemverVerdict::Ok, "{}", row("v0.2.0").2);
     let unchanged = row("v0.2.1");
     assert_eq!(unchanged.1, SemverVerdict::Ok);
-    assert!(unchanged.2.contains("unchanged"), "{}", unchanged.2);
+    // Comments changed: not "unchanged", which is kept for where nothing changed.
+    assert!(
+        unchanged.2.contains("only comments changed"),
+        "{}",
+        unchanged.2
+    );
     let patch = row("v1.0.1");
     assert_eq!(patch.0, Some("v1.0.0"));
     assert_eq!(patch.1, SemverVerdict::TooSmall);

@@ -1,10 +1,13 @@
 //! The terminal UI driven directly: `App::update` with actions, workers run inline. The parts:
 //! `screens`, every view on the demo history rendered to a `TestBackend` at fixed sizes and
 //! compared with `insta` snapshots; `update`, what actions, keys and the mouse do to the app;
-//! `cells`, colours and sanitizing checked cell by cell. The demo's load and the helpers that
-//! drive the app live here.
+//! `cells`, colours and sanitizing checked cell by cell; `keys`, the keys pressed through the
+//! key table; `legend`, what the help says of every column, mark and policy. The demo's load
+//! and the helpers that drive the app live here.
 
 mod cells;
+mod keys;
+mod legend;
 mod screens;
 mod update;
 
@@ -19,6 +22,7 @@ use protolapse::ui::widgets::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 
 const COLOR: Theme = Theme { color: true };
@@ -65,7 +69,7 @@ fn cmd(app: &mut App, c: Command) {
     act(app, Action::Command(c));
 }
 
-/// The demo, loaded, at a size, with a root (or none: the finder opens).
+/// The demo, loaded, at a size, with a root (or none: the root the demo names).
 fn demo(w: u16, h: u16, root: Option<&str>, theme: Theme) -> App {
     let mut app = App::new(
         theme,
@@ -77,6 +81,35 @@ fn demo(w: u16, h: u16, root: Option<&str>, theme: Theme) -> App {
         act(&mut app, a.clone());
     }
     app
+}
+
+/// The demo's history as a repository that names no root (no `--root`, no `root` in its
+/// protolapse.toml): the root finder opens.
+fn unrooted(w: u16, h: u16) -> App {
+    let mut app = App::new(COLOR, Rect::new(0, 0, w, h), "repo", None);
+    for a in &demo_load().0 {
+        let mut a = a.clone();
+        if let Action::Opened(o) = &mut a {
+            o.config_root = None;
+        }
+        act(&mut app, a);
+    }
+    app
+}
+
+/// A key press, through the key table, as the event loop sends it.
+fn press(app: &mut App, code: KeyCode, mods: KeyModifiers) {
+    let ev = Event::Key(KeyEvent::new(code, mods));
+    if let Some(a) = protolapse::ui::runtime::event_loop::input_action(app, &ev) {
+        act(app, a);
+    }
+}
+
+/// Presses each character of `keys` (no modifiers).
+fn keys(app: &mut App, keys: &str) {
+    for ch in keys.chars() {
+        press(app, KeyCode::Char(ch), KeyModifiers::NONE);
+    }
 }
 
 fn screen(app: &App) -> Terminal<TestBackend> {
@@ -139,5 +172,8 @@ fn pair(app: &mut App, old: &str, new: &str) {
 fn rich(w: u16, h: u16, theme: Theme) -> App {
     let mut app = demo(w, h, Some("FlightPath"), theme);
     pair(&mut app, "v1.1.1", "v2.0.0");
+    // Into the graph, as a user would.
+    cmd(&mut app, Command::Enter);
+    assert_eq!(app.focus, Pane::Graph);
     app
 }

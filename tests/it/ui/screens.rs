@@ -1,7 +1,7 @@
 //! Snapshots of every view: the demo history rendered to a `TestBackend` at fixed sizes and
 //! compared with `insta` snapshots under `tests/it/snapshots/`.
 
-use super::{COLOR, act, cmd, demo, go_to, index_of, pair, rich, screen, settle};
+use super::{COLOR, act, cmd, demo, go_to, index_of, pair, rich, screen, settle, unrooted};
 use protolapse::ui::app::{Action, App, Command, FindMode, Overlay};
 use protolapse::ui::views::View;
 use ratatui::layout::Rect;
@@ -23,9 +23,23 @@ fn snapshot_first_frame_before_anything_loaded() {
     snap!("first_frame_80x24", app);
 }
 
+/// `protolapse --demo` opens on the graph of the root the demo names, its newest pair
+/// compared: the versions, the changed paths opened, the detail of the first.
+#[test]
+fn snapshot_the_demo_opens_on_its_root() {
+    let app = demo(120, 35, None, COLOR);
+    assert_eq!(app.overlay, Overlay::None);
+    assert_eq!(app.root.as_deref(), Some("physics.v1.FlightPath"));
+    assert!(app.current().is_some_and(|c| !c.changes.is_empty()));
+    snap!("demo_start_120x35", app);
+    let small = demo(80, 24, None, COLOR);
+    assert_eq!(small.overlay, Overlay::None);
+    snap!("demo_start_80x24", small);
+}
+
 #[test]
 fn snapshot_root_finder_at_start() {
-    let mut app = demo(80, 24, None, COLOR);
+    let mut app = unrooted(80, 24);
     assert!(matches!(&app.overlay, Overlay::Finder(f) if f.mode == FindMode::Root));
     snap!("root_finder_80x24", app);
     for c in "flipa".chars() {
@@ -113,6 +127,15 @@ fn snapshot_help_and_jump_finder() {
         act(&mut app, Action::Type(c));
     }
     snap!("jump_finder_120x40", app);
+}
+
+/// The help's legend: the versions columns, every mark, the policies by name.
+#[test]
+fn snapshot_help_legend() {
+    let mut app = demo(120, 40, None, COLOR);
+    cmd(&mut app, Command::Help);
+    cmd(&mut app, Command::End);
+    snap!("help_legend_120x40", app);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! the text of the screen: comparing versions, the graph's keys, the detail pane, the finders,
 //! the history view, resizing, failures, and the key table behind the help and the footer.
 
-use super::{COLOR, act, cmd, demo, go_to, index_of, rich, text};
+use super::{COLOR, act, cmd, demo, go_to, index_of, rich, text, unrooted};
 use protolapse::load::VersionId;
 use protolapse::ui::app::{Action, App, Command, Mouse, Overlay, Pane, Phase};
 use protolapse::ui::views::View;
@@ -12,11 +12,13 @@ fn moving_through_versions_compares_each_with_its_previous_relevant_version() {
     let mut app = demo(120, 40, Some("FlightPath"), COLOR);
     assert_eq!(app.phase, Phase::Done);
     assert_eq!(app.root.as_deref(), Some("physics.v1.FlightPath"));
+    // The demo opens on the version it names, in Versions.
+    assert_eq!(app.selected, index_of(&app, "v2.0.0"));
+    assert!(app.current().is_some(), "the comparison arrived");
+    assert_eq!(app.focus, Pane::Versions, "focus starts in Versions");
+    cmd(&mut app, Command::End);
     let last = app.versions.len() - 1;
     assert_eq!(app.selected, VersionId::at(last));
-    assert!(app.current().is_some(), "the comparison arrived");
-    act(&mut app, Action::Command(Command::FocusPrev));
-    assert_eq!(app.focus, Pane::Versions);
     // v4.0.0 -> v3.0.1 -> v3.0.0 -> v2.2.0 -> v2.1.0 -> v2.0.0 -> v1.2.0 -> v1.1.1
     for _ in 0..7 {
         cmd(&mut app, Command::Up);
@@ -45,7 +47,9 @@ fn the_cursor_stays_on_its_field_across_versions() {
     let mut app = demo(120, 40, Some("FlightPath"), COLOR);
     go_to(&mut app, "physics.v1.FlightPath.passengers");
     let path = app.tree.path.clone();
-    cmd(&mut app, Command::FocusPrev);
+    while app.focus != Pane::Versions {
+        cmd(&mut app, Command::FocusNext);
+    }
     cmd(&mut app, Command::Up);
     cmd(&mut app, Command::Up);
     assert_eq!(app.tree.path, path);
@@ -135,7 +139,7 @@ fn enter_on_a_change_shows_its_node_in_the_graph() {
 
 #[test]
 fn the_root_finder_picks_the_root() {
-    let mut app = demo(120, 40, None, COLOR);
+    let mut app = unrooted(120, 40);
     assert!(app.root.is_none());
     for c in "flightserv".chars() {
         act(&mut app, Action::Type(c));
