@@ -29,6 +29,11 @@ fn top(repo: &Repository) -> PathBuf {
 }
 
 fn open(path: &Path) -> Result<Repository, HistoryError> {
+    if !path.exists() {
+        return Err(HistoryError::NoSuchPath {
+            path: path.to_path_buf(),
+        });
+    }
     Repository::open_ext(path, git2::RepositoryOpenFlags::empty(), [] as [&Path; 0]).map_err(|e| {
         match e.code() {
             git2::ErrorCode::NotFound => HistoryError::NotARepository {

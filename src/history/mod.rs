@@ -185,6 +185,10 @@ pub enum HistoryError {
         "{path} is not a git repository (or any of its parents)\n  help: run protolapse inside a git repository, pass its path, or try `--demo`"
     )]
     NotARepository { path: PathBuf },
+    #[error(
+        "{path} does not exist\n  help: pass the path of a git repository (default: the current directory), or try `--demo`"
+    )]
+    NoSuchPath { path: PathBuf },
     #[error("cannot read the git repository at {path}: {message}")]
     Git { path: PathBuf, message: String },
     #[error("{0}")]

@@ -407,3 +407,94 @@ fn a_reached_type_from_an_excluded_file_is_compared_and_says_so() {
     let (_, whole, _) = run(&["diff", "v1.0.0", "v1.1.0"], r.path());
     assert!(!whole.contains("internal.Shared.id"), "{whole}");
 }
+
+/// The shared flags (`--demo`, `--tags`, `--rev`, `-I`, `--root`) mean the same before the
+/// subcommand as after it: `protolapse -I src log` once ran without `-I`.
+#[test]
+fn global_flags_work_before_and_after_the_subcommand() {
+    let tmp = std::env::temp_dir();
+    let (code, before, err) = run(&["--demo", "log", "--format", "json"], &tmp);
+    assert_eq!(code, 0, "{err}");
+    let (_, after, _) = run(&["log", "--demo", "--format", "json"], &tmp);
+    assert_eq!(before, after);
+
+    let (code, out, err) = run(
+        &["--root", "FlightPath", "--demo", "diff", "v1.0.0", "v1.1.0"],
+        &tmp,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("v1.0.0 -> v1.1.0 (reached from physics.v1.FlightPath)"),
+        "{out}"
+    );
+
+    let mut r = Repo::new();
+    r.write("api/a.proto", &proto("p", "message A { int32 x = 1; }"));
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write(
+        "api/a.proto",
+        &proto("p", "message A { int32 x = 1; int32 y = 2; }"),
+    );
+    r.commit("two");
+    r.tag("x/v2.0.0");
+    // -I before the subcommand is honoured: a proto root with nothing in it is an error.
+    for args in [&["-I", "missing", "log"][..], &["log", "-I", "missing"][..]] {
+        let (code, _, err) = run(args, r.path());
+        assert_eq!(code, 2, "{args:?}");
+        assert!(err.contains("no .proto files"), "{args:?}: {err}");
+    }
+    // --tags and --rev before the subcommand.
+    let (code, out, err) = run(
+        &[
+            "--tags", "x/v*", "--rev", "HEAD~1", "log", "--format", "json",
+        ],
+        r.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let log: Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = log["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["x/v2.0.0", "HEAD~1"]);
+}
+
+/// A first word that is no subcommand is the terminal UI's REPO: when it names nothing and
+/// is close to a subcommand, it is a typo and clap's "did you mean" says so; a path that does
+/// not exist says that; `--demo` with a path is an error.
+#[test]
+fn typos_and_missing_paths_are_caught() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (args, meant) in [
+        (&["lgo"][..], "'log'"),
+        (&["chek", "--demo"][..], "'check'"),
+        (&["blam"][..], "'blame'"),
+    ] {
+        let (code, out, err) = run(args, tmp.path());
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(
+            err.contains("unrecognized subcommand") && err.contains(meant),
+            "{args:?}: {err}"
+        );
+    }
+    for args in [&["no-such-folder"][..], &["log", "no-such-folder"][..]] {
+        let (code, _, err) = run(args, tmp.path());
+        assert_eq!(code, 2, "{args:?}");
+        assert!(
+            err.contains("no-such-folder does not exist") && !err.contains("not a git"),
+            "{args:?}: {err}"
+        );
+    }
+    let dir = tmp.path().to_str().unwrap();
+    for args in [&["--demo", dir][..], &["log", dir, "--demo"][..]] {
+        let (code, _, err) = run(args, tmp.path());
+        assert_eq!(code, 2, "{args:?}");
+        assert!(
+            err.contains("--demo") && err.contains("no repository"),
+            "{args:?}: {err}"
+        );
+    }
+}
