@@ -91,7 +91,11 @@ fn dispatch(cli: Cli) -> Result<bool> {
             print(&commands::blame(&opened, &name, format == LogFormat::Json)?)?;
         }
         Command::Graph { repo, at, format } => {
-            let opened = commands::open_only(&g.source(repo.as_deref())?, &[&at])?;
+            let source = g.source(repo.as_deref())?;
+            let opened = match &at {
+                Some(at) => commands::open_only(&source, &[at])?,
+                None => commands::open_newest(&source)?,
+            };
             let root = g.root.clone().or_else(|| opened.config.root.clone());
             let out = match format {
                 GraphFormat::Text => GraphOut::Text,
@@ -99,7 +103,12 @@ fn dispatch(cli: Cli) -> Result<bool> {
                 GraphFormat::Mermaid => GraphOut::Mermaid,
                 GraphFormat::Json => GraphOut::Json,
             };
-            print(&commands::graph(&opened, &at, root.as_deref(), out)?)?;
+            print(&commands::graph(
+                &opened,
+                at.as_deref(),
+                root.as_deref(),
+                out,
+            )?)?;
         }
         Command::Diff { args, format } => {
             let (repo, old, new) = match &args[..] {

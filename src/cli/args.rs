@@ -66,9 +66,10 @@ pub enum Command {
         /// The git repository (default: the current directory).
         #[arg(value_name = "REPO")]
         repo: Option<PathBuf>,
-        /// The base to compare with: a version name, or `latest` (the latest release).
+        /// The base to compare with: a tag, `latest` (the latest release), or any git
+        /// revision (`main`, `origin/main`, `HEAD~1`, a commit id).
         /// Default: the previous relevant version of --version, else the latest release.
-        #[arg(long, value_name = "VERSION")]
+        #[arg(long, value_name = "REV")]
         against: Option<String>,
         /// The version about to be published (also checked: is its bump large enough?).
         /// Default: the version in a buffrs Proto.toml, if there is one.
@@ -93,16 +94,18 @@ pub enum Command {
         /// The git repository (default: the current directory).
         #[arg(value_name = "REPO")]
         repo: Option<PathBuf>,
-        /// The version (tag name, `WORKTREE`, or a revision given with --rev).
-        #[arg(long, value_name = "VERSION")]
-        at: String,
+        /// The version: a tag, `WORKTREE`, or any git revision (a branch, `HEAD~5`, a commit
+        /// id). Default: the newest version (the working tree when it differs from HEAD, else
+        /// the last --rev, else the greatest tag).
+        #[arg(long, value_name = "REV")]
+        at: Option<String>,
         #[arg(long, value_enum, default_value_t = GraphFormat::Text)]
         format: GraphFormat,
     },
     /// Every change between two versions, with its rule, verdict and required bump.
     Diff {
-        /// [REPO] OLD NEW: the old and new versions (tags, `WORKTREE`, or revisions given
-        /// with --rev), after an optional repository path.
+        /// [REPO] OLD NEW: the old and new versions (tags, `WORKTREE`, or any git revision:
+        /// a branch, `HEAD~5`, a commit id), after an optional repository path.
         #[arg(value_name = "[REPO] OLD NEW", required = true)]
         args: Vec<String>,
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]

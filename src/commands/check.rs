@@ -49,7 +49,7 @@ pub fn check(
                 .map(|v| v.id)
                 .ok_or_else(|| {
                     anyhow!(
-                        "--against: no version is named `{}`\n  help: versions are {}",
+                        "--against: no version or git revision is named `{}`\n  help: versions are {}; or name any revision (a branch, HEAD~1, a commit id)",
                         sanitize::line(name),
                         project
                             .names()
@@ -178,9 +178,11 @@ pub fn open_check(
     publish: Option<&str>,
     root: Option<&str>,
 ) -> Result<Opened> {
+    let wanted: Vec<&str> = against.into_iter().filter(|a| *a != "latest").collect();
     super::open_with(
         source,
         true,
+        &wanted,
         Some(&|unread: Project, config: &Config| {
             let every = needs::every(unread.versions.len());
             let mut project = match first_needs(&unread, revs, against, publish) {

@@ -74,6 +74,21 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
     }
     versions.sort_by(|a, b| compare((&a.semver, a.time, &a.name), (&b.semver, b.time, &b.name)));
 
+    for name in &opts.wanted {
+        let known = versions.iter().any(|v: &Version| v.answers_to(name))
+            || name == super::WORKTREE
+            || opts.revs.contains(name);
+        if known {
+            continue;
+        }
+        let Ok(commit) = repo.revparse_single(name).and_then(|o| o.peel_to_commit()) else {
+            continue;
+        };
+        if let Ok(v) = reader.commit_version(commit.id(), name, None, VersionKind::Rev, opts) {
+            versions.push(v);
+        }
+    }
+
     for rev in &opts.revs {
         let commit = repo
             .revparse_single(rev)

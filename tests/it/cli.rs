@@ -498,3 +498,84 @@ fn typos_and_missing_paths_are_caught() {
         );
     }
 }
+
+/// `diff`, `check --against` and `graph --at` take any git revision, as `--rev` does: a
+/// branch, `HEAD~1`, a commit id; `graph` without `--at` shows the newest version.
+#[test]
+fn any_revision_names_a_version() {
+    let mut r = Repo::new();
+    r.write("a.proto", &proto("p", "message A { int32 x = 1; }"));
+    let first = r.commit("one");
+    r.tag("v1.0.0");
+    r.write(
+        "a.proto",
+        &proto("p", "message A { int32 x = 1; int32 y = 2; }"),
+    );
+    r.commit("two: y added");
+    r.git(&["branch", "release"]);
+    r.write(
+        "a.proto",
+        &proto("p", "message A { string x = 1; int32 y = 2; }"),
+    );
+    r.commit("three: x becomes a string");
+    // The working tree drops y.
+    r.write("a.proto", &proto("p", "message A { string x = 1; }"));
+
+    let (code, out, err) = run(&["diff", "HEAD~1", "HEAD", "--format", "json"], r.path());
+    assert_eq!(code, 0, "{err}");
+    let d: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (d["old"].as_str(), d["new"].as_str()),
+        (Some("HEAD~1"), Some("HEAD"))
+    );
+    let rules: Vec<&str> = d["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["FIELD_TYPE_CHANGED"], "{out}");
+
+    let (code, out, err) = run(&["diff", &first, "release"], r.path());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("FIELD_ADDED") && !out.contains("FIELD_TYPE_CHANGED"),
+        "{out}"
+    );
+    let (code, _, err) = run(&["diff", "v1.0.0", "no-such-branch"], r.path());
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown version `no-such-branch`"), "{err}");
+
+    // graph: the newest version (the working tree) by default, any revision with --at.
+    let (code, out, err) = run(&["graph", "--root", "A"], r.path());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "message p.A\n  1 x: string\n");
+    let (code, out, err) = run(&["graph", "--root", "A", "--at", "release"], r.path());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "message p.A\n  1 x: int32\n  2 y: int32\n");
+
+    // check: the PR gate in one command, the working tree (or HEAD) against a branch.
+    let (code, out, err) = run(&["check", "--against", "release"], r.path());
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("against release") && out.contains("FIELD_REMOVED"),
+        "{out}"
+    );
+    let (code, out, err) = run(&["check", "--rev", "HEAD", "--against", "HEAD~1"], r.path());
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("FIELD_TYPE_CHANGED") && !out.contains("FIELD_REMOVED"),
+        "{out}"
+    );
+    let (code, out, err) = run(
+        &["check", "--rev", "release", "--against", "v1.0.0"],
+        r.path(),
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, _, err) = run(&["check", "--against", "nowhere"], r.path());
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no version or git revision is named `nowhere`"),
+        "{err}"
+    );
+}

@@ -74,7 +74,7 @@ fn exit_status_two_when_it_cannot_run() {
         (vec!["check", "--level", "bytes"], "not a level"),
         (
             vec!["check", "--against", "v9.9.9"],
-            "no version is named `v9.9.9`",
+            "no version or git revision is named `v9.9.9`",
         ),
         (vec!["check", "--version", "one"], "not semver"),
         (
