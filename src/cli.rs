@@ -138,6 +138,12 @@ fn dispatch(cli: Cli) -> Result<bool> {
                 matches!(action, Some(CacheAction::Clear)),
             )?)?;
         }
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "protolapse", &mut out);
+            print(&String::from_utf8_lossy(&out))?;
+        }
+        Command::Man => print(&man_page()?)?,
         Command::Explain { rule, list } => {
             print(&commands::explain(rule.as_deref(), list)?)?;
         }
@@ -153,6 +159,53 @@ fn dispatch(cli: Cli) -> Result<bool> {
         }
     }
     Ok(true)
+}
+
+/// `protolapse man`: the page of the command (clap_mangen), a section per subcommand with
+/// its synopsis and own options (the shared ones are on the page once), and the exit status.
+fn man_page() -> Result<String> {
+    let mut cmd = Cli::command();
+    cmd.build();
+    let mut out = Vec::new();
+    let err = |e: std::io::Error| anyhow!("cannot render the man page: {e}");
+    let man = clap_mangen::Man::new(cmd.clone());
+    man.render_title(&mut out).map_err(err)?;
+    man.render_name_section(&mut out).map_err(err)?;
+    man.render_synopsis_section(&mut out).map_err(err)?;
+    man.render_description_section(&mut out).map_err(err)?;
+    man.render_options_section(&mut out).map_err(err)?;
+    man.render_subcommands_section(&mut out).map_err(err)?;
+    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+        let title = format!("protolapse {}", sub.get_name()).to_uppercase();
+        out.extend(format!(".SH \"{title}\"\n").as_bytes());
+        if let Some(about) = sub.get_long_about().or(sub.get_about()) {
+            out.extend(format!("{}\n", roff_text(&about.to_string())).as_bytes());
+        }
+        let own = sub
+            .clone()
+            .mut_args(|a| if a.is_global_set() { a.hide(true) } else { a });
+        let man = clap_mangen::Man::new(own);
+        man.render_synopsis_section(&mut out).map_err(err)?;
+        man.render_options_section(&mut out).map_err(err)?;
+    }
+    man.render_extra_section(&mut out).map_err(err)?;
+    out.extend(
+        b".SH \"EXIT STATUS\"\n0: success (check: passed); 1: check found a violation; 2: could not run (a usage error, a repository that cannot be read).\n",
+    );
+    man.render_version_section(&mut out).map_err(err)?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Text for a roff paragraph: backslashes escaped, no line starting with a control character.
+fn roff_text(text: &str) -> String {
+    text.replace('\\', "\\e")
+        .lines()
+        .map(|l| match l.starts_with(['.', '\'']) {
+            true => format!("\\&{l}"),
+            false => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// `protolapse [REPO]` and `protolapse --demo`: the terminal UI.

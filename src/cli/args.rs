@@ -132,6 +132,16 @@ pub enum Command {
         #[arg(long, value_name = "N,M,K")]
         synthetic: Option<String>,
     },
+    /// Print a shell completion script: `protolapse completions bash >
+    /// ~/.local/share/bash-completion/completions/protolapse` (zsh: a `_protolapse` file in
+    /// $fpath; fish: ~/.config/fish/completions/protolapse.fish).
+    Completions {
+        /// The shell.
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `protolapse man > protolapse.1; man ./protolapse.1`.
+    Man,
     /// The on-disk cache of compiled schemas: where it is and how large; `clear` empties it.
     Cache {
         #[command(subcommand)]

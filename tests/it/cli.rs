@@ -579,3 +579,50 @@ fn any_revision_names_a_version() {
         "{err}"
     );
 }
+
+/// Shell completions (clap_complete) and a man page (clap_mangen), generated from the one
+/// definition of the arguments.
+#[test]
+fn completions_and_man_page() {
+    let tmp = std::env::temp_dir();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (code, out, err) = run(&["completions", shell], &tmp);
+        assert_eq!(code, 0, "{shell}: {err}");
+        assert!(
+            out.contains("against") && out.contains("explain"),
+            "{shell}: {out}"
+        );
+    }
+    let (code, out, _) = run(&["completions", "bash"], &tmp);
+    assert_eq!(code, 0);
+    let checked = std::process::Command::new("bash")
+        .args(["-n", "-c", &out])
+        .status();
+    if let Ok(status) = checked {
+        assert!(status.success(), "the bash script parses");
+    }
+    let (code, _, err) = run(&["completions", "tcsh"], &tmp);
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid value 'tcsh'"), "{err}");
+
+    let (code, out, err) = run(&["man"], &tmp);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with(".ie") || out.starts_with(".TH"), "{out}");
+    assert!(out.contains(".TH protolapse 1"), "{out}");
+    for section in ["PROTOLAPSE CHECK", "PROTOLAPSE DIFF", "EXIT STATUS"] {
+        assert!(out.contains(section), "{section} missing");
+    }
+    // A subcommand's section lists its own options; the shared ones are on the page once.
+    let check = out
+        .split(".SH \"PROTOLAPSE CHECK\"")
+        .nth(1)
+        .unwrap_or_default();
+    let check = check
+        .split(".SH \"PROTOLAPSE BLAME\"")
+        .next()
+        .unwrap_or_default();
+    assert!(
+        check.contains("against") && !check.contains("proto\\-path"),
+        "{check}"
+    );
+}
