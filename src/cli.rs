@@ -144,8 +144,12 @@ fn dispatch(cli: Cli) -> Result<bool> {
             print(&String::from_utf8_lossy(&out))?;
         }
         Command::Man => print(&man_page()?)?,
-        Command::Explain { rule, list } => {
-            print(&commands::explain(rule.as_deref(), list)?)?;
+        Command::Explain { rule, list, format } => {
+            print(&commands::explain(
+                rule.as_deref(),
+                list,
+                format == LogFormat::Json,
+            )?)?;
         }
         Command::Bench { repo, synthetic } => {
             let source = g.source(repo.as_deref())?;

@@ -111,14 +111,17 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]
         format: LogFormat,
     },
-    /// Explain a rule: what changes, what readers see, how to do it safely, buf's rule.
+    /// Explain a rule (what changes, what readers see, how to do it safely, buf's rule), or
+    /// any other code `check` prints (SEMVER_TOO_SMALL, HAZARD_NUMBER_REUSED, ...).
     Explain {
-        /// The rule id (FIELD_TYPE_CHANGED); case does not matter.
+        /// The rule id or code (FIELD_TYPE_CHANGED, SEMVER_TOO_SMALL); case does not matter.
         #[arg(required_unless_present = "list", value_name = "RULE")]
         rule: Option<String>,
-        /// List every rule with a one-line summary.
+        /// List every rule and code with a one-line summary.
         #[arg(long)]
         list: bool,
+        #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+        format: LogFormat,
     },
     /// Load a whole history cold and print the time per phase and the peak memory, then the
     /// terminal UI's time to the first frame, to browsable, and per key press. Its root

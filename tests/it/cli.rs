@@ -324,7 +324,10 @@ fn explain_prints_pages_and_lists_rules() {
     );
     let (code, out, _) = run(&["explain", "--list"], &tmp);
     assert_eq!(code, 0);
-    assert_eq!(out.lines().count(), protolapse::rules::RULES.len());
+    assert_eq!(
+        out.lines().count(),
+        protolapse::rules::RULES.len() + protolapse::policy::codes::CODES.len()
+    );
     assert!(out.lines().any(|l| l.starts_with("FIELD_RENAMED ")));
     // The worst verdict of each rule's example, beside its summary.
     let added = out.lines().find(|l| l.starts_with("FIELD_ADDED ")).unwrap();
@@ -624,5 +627,62 @@ fn completions_and_man_page() {
     assert!(
         check.contains("against") && !check.contains("proto\\-path"),
         "{check}"
+    );
+}
+
+/// `explain` knows every code `check` prints, not only the rule ids, and lists them all as
+/// text or JSON.
+#[test]
+fn explain_knows_every_code_check_prints() {
+    let tmp = std::env::temp_dir();
+    for id in [
+        "SEMVER_TOO_SMALL",
+        "SEMVER_VERSION_TAKEN",
+        "COMPILE_ERROR",
+        "NOT_JUDGED",
+        "HAZARD_NUMBER_REUSED",
+        "HAZARD_NAME_REUSED",
+        "HAZARD_RESERVATION_DROPPED",
+        "HAZARD_TYPE_REVERTED",
+        "DEPENDENCY_CHANGED",
+        "BUFFRS_LIB_HAS_SERVICE",
+        "BUFFRS_PACKAGE_MISMATCH",
+        "BUFFRS_MANIFEST_INVALID",
+    ] {
+        let (code, out, err) = run(&["explain", &id.to_lowercase()], &tmp);
+        assert_eq!(code, 0, "{id}: {err}");
+        assert!(out.starts_with(&format!("# {id}\n")), "{id}: {out}");
+        assert!(out.contains("## What to do"), "{id}: {out}");
+    }
+    let (code, out, err) = run(&["explain", "--list", "--format", "json"], &tmp);
+    assert_eq!(code, 0, "{err}");
+    let list: Value = serde_json::from_str(&out).unwrap();
+    let codes = list["codes"].as_array().unwrap();
+    let by = |id: &str| codes.iter().find(|c| c["id"] == id).unwrap();
+    assert_eq!(by("FIELD_TYPE_CHANGED")["kind"], "rule");
+    assert_eq!(by("FIELD_TYPE_CHANGED")["worst"], "breaking");
+    assert_eq!(
+        by("FIELD_TYPE_CHANGED")["buf"],
+        "FIELD_WIRE_COMPATIBLE_TYPE"
+    );
+    assert_eq!(by("SEMVER_TOO_SMALL")["kind"], "check");
+    assert!(
+        by("SEMVER_TOO_SMALL")["summary"]
+            .as_str()
+            .is_some_and(|s| !s.is_empty())
+    );
+    assert_eq!(
+        codes.len(),
+        protolapse::rules::RULES.len() + protolapse::policy::codes::CODES.len()
+    );
+    // The demo's too-small bump points at its page.
+    let (code, out, _) = run(
+        &["check", "--demo", "--rev", "v1.1.0", "--version", "1.1.0"],
+        &tmp,
+    );
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("= see: protolapse explain SEMVER_TOO_SMALL"),
+        "{out}"
     );
 }
