@@ -66,6 +66,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
                 CheckFormat::Json => CheckOut::Json,
                 CheckFormat::Github => CheckOut::Github,
                 CheckFormat::Sarif => CheckOut::Sarif,
+                CheckFormat::Junit => CheckOut::Junit,
             };
             let (text, pass) = commands::check(
                 &opened,

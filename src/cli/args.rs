@@ -186,6 +186,7 @@ pub enum CheckFormat {
     Json,
     Github,
     Sarif,
+    Junit,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

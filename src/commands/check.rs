@@ -19,6 +19,7 @@ pub enum CheckOut {
     Json,
     Github,
     Sarif,
+    Junit,
 }
 
 /// `protolapse check`: (the report, whether it passed). `settings.scope` is resolved.
@@ -120,6 +121,7 @@ pub fn check(
         CheckOut::Json => pretty(&report::check::to_json(&report))?,
         CheckOut::Github => report::check::to_github(&report),
         CheckOut::Sarif => pretty(&report::check::to_sarif(&report))?,
+        CheckOut::Junit => report::junit::to_junit(&report),
     };
     Ok((text, report.pass))
 }

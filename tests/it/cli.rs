@@ -686,3 +686,56 @@ fn explain_knows_every_code_check_prints() {
         "{out}"
     );
 }
+
+/// `check --format junit`: a test case per finding (an error fails it), counted in the
+/// suite; a passing check is one passing case.
+#[test]
+fn check_reports_junit() {
+    let tmp = std::env::temp_dir();
+    let (code, out, err) = run(
+        &[
+            "check",
+            "--demo",
+            "--rev",
+            "v1.1.0",
+            "--version",
+            "1.1.0",
+            "--format",
+            "junit",
+        ],
+        &tmp,
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(out.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "));
+    let failures = out.matches("<failure ").count();
+    assert!(failures >= 2, "{out}");
+    assert!(
+        out.contains(&format!("failures=\"{failures}\"")),
+        "the suite counts its failures: {out}"
+    );
+    assert_eq!(
+        out.matches("<testcase ").count(),
+        out.matches("</testcase>").count() + out.matches("\"/>").count()
+    );
+    assert!(out.contains("<failure type=\"SEMVER_TOO_SMALL\""), "{out}");
+    assert!(
+        out.contains("classname=\"physics/v1/temperature.proto\""),
+        "{out}"
+    );
+    // Markup from messages is escaped.
+    assert!(
+        out.contains("double -&gt; float") && !out.contains("-> float"),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("</testsuites>"));
+
+    let (code, out, err) = run(
+        &["check", "--demo", "--rev", "v0.2.0", "--format", "junit"],
+        &tmp,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("tests=\"1\" failures=\"0\"") && !out.contains("<failure"),
+        "{out}"
+    );
+}
