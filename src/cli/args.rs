@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use clap::builder::PossibleValuesParser;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Parser)]
@@ -56,6 +57,7 @@ pub enum Command {
         repo: Option<PathBuf>,
         #[command(flatten)]
         judge: Judge,
+        /// Output format.
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]
         format: LogFormat,
     },
@@ -77,15 +79,18 @@ pub enum Command {
         publish: Option<String>,
         #[command(flatten)]
         judge: Judge,
+        /// Output format.
         #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
         format: CheckFormat,
     },
     /// The lifecycle of each field (or enum value) of a message (or enum) across versions.
+    #[command(override_usage = "protolapse blame [OPTIONS] [REPO] <MSG>")]
     Blame {
         /// [REPO] MSG: the message or enum (full or unique short name), after an optional
         /// repository path.
         #[arg(value_name = "[REPO] MSG", required = true)]
         args: Vec<String>,
+        /// Output format.
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]
         format: LogFormat,
     },
@@ -99,15 +104,18 @@ pub enum Command {
         /// the last --rev, else the greatest tag).
         #[arg(long, value_name = "REV")]
         at: Option<String>,
+        /// Output format.
         #[arg(long, value_enum, default_value_t = GraphFormat::Text)]
         format: GraphFormat,
     },
     /// Every change between two versions, with its rule, verdict and required bump.
+    #[command(override_usage = "protolapse diff [OPTIONS] [REPO] <OLD> <NEW>")]
     Diff {
         /// [REPO] OLD NEW: the old and new versions (tags, `WORKTREE`, or any git revision:
         /// a branch, `HEAD~5`, a commit id), after an optional repository path.
         #[arg(value_name = "[REPO] OLD NEW", required = true)]
         args: Vec<String>,
+        /// Output format.
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]
         format: LogFormat,
     },
@@ -120,6 +128,7 @@ pub enum Command {
         /// List every rule and code with a one-line summary.
         #[arg(long)]
         list: bool,
+        /// Output format.
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]
         format: LogFormat,
     },
@@ -167,7 +176,8 @@ pub struct Judge {
     #[arg(long, value_name = "POLICY")]
     pub policy: Option<String>,
     /// The level a policy judges: wire (binary encoding) or json (ProtoJSON).
-    #[arg(long, value_name = "wire|json")]
+    #[arg(long, value_name = "LEVEL", ignore_case = true,
+          value_parser = PossibleValuesParser::new(["wire", "json"]))]
     pub level: Option<String>,
     /// Hazard and lossy changes fail instead of warning.
     #[arg(long, overrides_with = "no_strict")]
@@ -176,7 +186,8 @@ pub struct Judge {
     #[arg(long = "no-strict")]
     pub no_strict: bool,
     /// Versions below 1.0.0: `cargo` (0.x: a minor bump may break) or `strict`.
-    #[arg(long, value_name = "cargo|strict")]
+    #[arg(long, value_name = "CONVENTION", ignore_case = true,
+          value_parser = PossibleValuesParser::new(["cargo", "strict"]))]
     pub pre1: Option<String>,
 }
 

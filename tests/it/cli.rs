@@ -739,3 +739,34 @@ fn check_reports_junit() {
         "{out}"
     );
 }
+
+/// One spelling per placeholder: `--root <MSG>` in every command that takes it, every
+/// option's placeholder in capitals (`--level <LEVEL>`, never `<wire|json>`), every option
+/// described.
+#[test]
+fn help_spells_placeholders_one_way() {
+    let tmp = std::env::temp_dir();
+    for sub in ["log", "check", "blame", "graph", "diff", "bench", "explain"] {
+        let (code, out, err) = run(&[sub, "--help"], &tmp);
+        assert_eq!(code, 0, "{sub}: {err}");
+        if sub != "explain" {
+            assert!(out.contains("--root <MSG>"), "{sub}: {out}");
+        }
+        for line in out.lines().filter(|l| l.trim_start().starts_with('-')) {
+            if let Some((_, rest)) = line.split_once(" <") {
+                let name = rest.split('>').next().unwrap_or_default();
+                assert!(
+                    name.chars()
+                        .all(|c| c.is_ascii_uppercase() || ",._".contains(c)),
+                    "{sub}: {line}"
+                );
+            }
+            let described = line
+                .split("  ")
+                .filter(|p| !p.trim().is_empty())
+                .nth(1)
+                .is_some_and(|d| !d.trim_start().starts_with('['));
+            assert!(described, "{sub}: no description: {line}");
+        }
+    }
+}
