@@ -29,6 +29,7 @@ pub fn run(cli: Cli) -> Result<i32> {
 /// check found a violation.
 fn dispatch(cli: Cli) -> Result<bool> {
     let g = cli.global;
+    let colour = commands::paint::enabled(g.color.choice());
     let Some(command) = cli.command else {
         return tui(cli.repo, g).map(|()| true);
     };
@@ -68,6 +69,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
                 CheckFormat::Sarif => CheckOut::Sarif,
                 CheckFormat::Junit => CheckOut::Junit,
             };
+            let text_out = matches!(out, CheckOut::Text);
             let (text, pass) = commands::check(
                 &opened,
                 &g.revs,
@@ -76,7 +78,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
                 &settings,
                 out,
             )?;
-            print(&text)?;
+            print(&commands::paint::check(&text, text_out && colour))?;
             return Ok(pass);
         }
         Command::Blame { args, format } => {
@@ -131,7 +133,10 @@ fn dispatch(cli: Cli) -> Result<bool> {
                 &settings.ignores,
                 format == LogFormat::Json,
             )?;
-            print(&text)?;
+            print(&commands::paint::diff(
+                &text,
+                format == LogFormat::Text && colour,
+            ))?;
         }
         Command::Cache { action } => {
             print(&commands::cache(

@@ -43,6 +43,10 @@ pub struct Global {
     /// what it reaches. Default: `root` in protolapse.toml (the terminal UI: else a finder).
     #[arg(long, value_name = "MSG", global = true)]
     pub root: Option<String>,
+    /// Colour in the text of `check` and `diff`: `auto` (on a terminal, unless NO_COLOR is
+    /// set; CLICOLOR_FORCE forces it), `always` or `never`. The terminal UI follows NO_COLOR.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorWhen::Auto, global = true)]
+    pub color: ColorWhen,
     /// Neither read nor write the on-disk cache of compiled schemas (see `protolapse cache`).
     #[arg(long, global = true)]
     pub no_cache: bool,
@@ -212,4 +216,22 @@ pub enum GraphFormat {
     Dot,
     Mermaid,
     Json,
+}
+
+#[derive(Clone, Copy, Default, ValueEnum)]
+pub enum ColorWhen {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorWhen {
+    pub fn choice(self) -> anstream::ColorChoice {
+        match self {
+            ColorWhen::Auto => anstream::ColorChoice::Auto,
+            ColorWhen::Always => anstream::ColorChoice::Always,
+            ColorWhen::Never => anstream::ColorChoice::Never,
+        }
+    }
 }

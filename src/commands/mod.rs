@@ -8,6 +8,7 @@ mod check;
 mod explain;
 mod graph;
 mod history;
+pub mod paint;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,6 +1,6 @@
 //! The binary as a user runs it: the demo, the JSON contract, the graph formats, errors.
 
-use crate::common::{Repo, proto, run};
+use crate::common::{Repo, proto, run, run_env};
 use serde_json::Value;
 
 fn demo_log() -> Value {
@@ -769,4 +769,59 @@ fn help_spells_placeholders_one_way() {
             assert!(described, "{sub}: no description: {line}");
         }
     }
+}
+
+/// Colour in `check` and `diff` text: `--color always|never`, else NO_COLOR and
+/// CLICOLOR_FORCE, else only on a terminal (never into a pipe, as here); never in JSON.
+#[test]
+fn colour_follows_the_flag_and_the_environment() {
+    let tmp = std::env::temp_dir();
+    let diff = ["diff", "--demo", "v1.0.0", "v1.1.0"];
+    let with = |extra: &[&str], vars: &[(&str, &str)]| {
+        let args: Vec<&str> = diff.iter().chain(extra).copied().collect();
+        let vars: Vec<(&str, &std::ffi::OsStr)> = vars
+            .iter()
+            .map(|(k, v)| (*k, std::ffi::OsStr::new(*v)))
+            .collect();
+        let (code, out, err) = run_env(&args, &tmp, &vars);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let plain = [("NO_COLOR", ""), ("CLICOLOR_FORCE", "")];
+    let text = with(&[], &plain);
+    assert!(!text.contains('\u{1b}'), "a pipe gets no colour");
+    let painted = with(&["--color", "always"], &plain);
+    assert!(
+        painted.contains("\u{1b}[") && painted.contains("breaking\u{1b}[0m"),
+        "{painted}"
+    );
+    assert_eq!(
+        with(&[], &[("NO_COLOR", ""), ("CLICOLOR_FORCE", "1")]),
+        painted
+    );
+    assert_eq!(
+        with(&[], &[("NO_COLOR", "1"), ("CLICOLOR_FORCE", "1")]),
+        text
+    );
+    assert_eq!(
+        with(&["--color", "never"], &[("CLICOLOR_FORCE", "1")]),
+        text
+    );
+    assert!(!with(&["--color", "always", "--format", "json"], &plain).contains('\u{1b}'));
+
+    let (code, out, _) = run(
+        &[
+            "--color",
+            "always",
+            "check",
+            "--demo",
+            "--rev",
+            "v1.1.0",
+            "--version",
+            "1.1.0",
+        ],
+        &tmp,
+    );
+    assert_eq!(code, 1);
+    assert!(out.contains("\u{1b}[31merror[SEMVER_TOO_SMALL]"), "{out}");
 }
