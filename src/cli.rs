@@ -17,6 +17,46 @@ use crate::commands::{self, CheckOut, GraphOut, Opened, print};
 pub use args::Cli;
 use args::{CacheAction, CheckFormat, Command, Global, GraphFormat, Judge, LogFormat};
 
+/// Parses the command line (exiting with clap's message and status 2 on a usage error).
+/// A repeatable shared flag given both before and after the subcommand (`--rev a log --rev
+/// b`) keeps every value: clap keeps only the subcommand's.
+pub fn parse() -> Cli {
+    use clap::Parser;
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let mut cli = Cli::parse_from(&argv);
+    let Some(name) = cli.command.as_ref().and_then(|_| {
+        Cli::command()
+            .get_matches_from(&argv)
+            .subcommand_name()
+            .map(str::to_string)
+    }) else {
+        return cli;
+    };
+    // The words before the subcommand, parsed alone: the values given there.
+    let before = argv
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.to_str() == Some(name.as_str()))
+        .find_map(|(i, _)| {
+            Cli::try_parse_from(argv.get(..i)?)
+                .ok()
+                .filter(|c| c.command.is_none() && c.repo.is_none())
+        });
+    if let Some(before) = before {
+        let g = &mut cli.global;
+        for (all, early) in [
+            (&mut g.revs, before.global.revs),
+            (&mut g.proto_paths, before.global.proto_paths),
+        ] {
+            if !early.is_empty() && *all != early {
+                let late = std::mem::replace(all, early);
+                all.extend(late);
+            }
+        }
+    }
+    cli
+}
+
 /// Runs the command and returns the exit status; errors (status 2) are printed by `main`.
 pub fn run(cli: Cli) -> Result<i32> {
     protolapse::schema::store::configure(!cli.global.no_cache, |why| {

@@ -463,6 +463,22 @@ fn global_flags_work_before_and_after_the_subcommand() {
         .map(|v| v["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["x/v2.0.0", "HEAD~1"]);
+    // A repeatable flag on both sides keeps every value (clap alone keeps the later ones).
+    let (code, out, err) = run(
+        &[
+            "--rev", "HEAD~1", "--tags", "x/v*", "log", "--rev", "HEAD", "--format", "json",
+        ],
+        r.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let log: Value = serde_json::from_str(&out).unwrap();
+    let names: Vec<&str> = log["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["x/v2.0.0", "HEAD~1", "HEAD"]);
 }
 
 /// A first word that is no subcommand is the terminal UI's REPO: when it names nothing and
