@@ -1,10 +1,12 @@
 //! The command line: the arguments (clap), and the one dispatch from a parsed command to
 //! its function in `commands` (or the terminal UI).
 
-use std::path::PathBuf;
+mod args;
+
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::CommandFactory;
 
 use protolapse::config::{Config, Given};
 use protolapse::history;
@@ -12,210 +14,52 @@ use protolapse::judge::Scope;
 use protolapse::policy::{Level, Policy, Pre1, Settings};
 
 use crate::commands::{self, CheckOut, GraphOut, Opened, print};
+pub use args::Cli;
+use args::{CacheAction, CheckFormat, Command, Global, GraphFormat, Judge, LogFormat};
 
-#[derive(Parser)]
-#[command(
-    name = "protolapse",
-    version,
-    about = "Explore how Protocol Buffers schemas evolve across a repository's git tags",
-    after_help = "Start with: protolapse --demo (the terminal UI on the built-in demo history)"
-)]
-pub struct Cli {
-    #[command(subcommand)]
-    command: Option<Command>,
-    #[command(flatten)]
-    source: Source,
-    /// Root message or service for the terminal UI (else `root` in protolapse.toml, else a
-    /// finder opens).
-    #[arg(long, value_name = "MSG")]
-    root: Option<String>,
-    /// Neither read nor write the on-disk cache of compiled schemas (see `protolapse cache`).
-    #[arg(long, global = true)]
-    no_cache: bool,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// List every version: date, commit, compile status, size, fingerprint, unchanged runs.
-    Log {
-        #[command(flatten)]
-        source: Source,
-        /// Judge only what this message or service reaches (and fingerprint its closure).
-        #[arg(long)]
-        root: Option<String>,
-        #[command(flatten)]
-        judge: Judge,
-        #[arg(long, value_enum, default_value_t = LogFormat::Text)]
-        format: LogFormat,
-    },
-    /// The CI gate: compare the working tree (or --rev) with the latest release and fail on
-    /// a policy violation, a semver bump that is too small, or a broken package rule.
-    /// Exit status: 0 pass, 1 violation found, 2 could not run.
-    Check {
-        #[command(flatten)]
-        source: Source,
-        /// The base to compare with: a version name, or `latest` (the latest release).
-        /// Default: the previous relevant version of --version, else the latest release.
-        #[arg(long, value_name = "VERSION")]
-        against: Option<String>,
-        /// The version about to be published (also checked: is its bump large enough?).
-        /// Default: the version in a buffrs Proto.toml, if there is one.
-        #[arg(long = "version", value_name = "X.Y.Z")]
-        publish: Option<String>,
-        /// Compare only what this message or service reaches.
-        #[arg(long)]
-        root: Option<String>,
-        #[command(flatten)]
-        judge: Judge,
-        #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
-        format: CheckFormat,
-    },
-    /// The lifecycle of each field (or enum value) of a message (or enum) across versions.
-    Blame {
-        /// [REPO] MSG: the message or enum (full or unique short name), after an optional
-        /// repository path.
-        #[arg(value_name = "[REPO] MSG", required = true)]
-        args: Vec<String>,
-        #[command(flatten)]
-        flags: Flags,
-        #[arg(long, value_enum, default_value_t = LogFormat::Text)]
-        format: LogFormat,
-    },
-    /// Print the type graph reached from a root message or service in one version.
-    Graph {
-        #[command(flatten)]
-        source: Source,
-        /// The version (tag name, `WORKTREE`, or a revision given with --rev).
-        #[arg(long)]
-        at: String,
-        /// Root message or service: full name, or a unique short name.
-        #[arg(long)]
-        root: Option<String>,
-        #[arg(long, value_enum, default_value_t = GraphFormat::Text)]
-        format: GraphFormat,
-    },
-    /// Every change between two versions, with its rule, verdict and required bump.
-    Diff {
-        /// [REPO] OLD NEW: the old and new versions (tags, `WORKTREE`, or revisions given
-        /// with --rev), after an optional repository path.
-        #[arg(value_name = "[REPO] OLD NEW", required = true)]
-        args: Vec<String>,
-        #[command(flatten)]
-        flags: Flags,
-        /// Compare only what is reached from this message or service.
-        #[arg(long)]
-        root: Option<String>,
-        #[arg(long, value_enum, default_value_t = LogFormat::Text)]
-        format: LogFormat,
-    },
-    /// Explain a rule: what changes, what readers see, how to do it safely, buf's rule.
-    Explain {
-        /// The rule id (FIELD_TYPE_CHANGED); case does not matter.
-        #[arg(required_unless_present = "list")]
-        rule: Option<String>,
-        /// List every rule with a one-line summary.
-        #[arg(long)]
-        list: bool,
-    },
-    /// Load a whole history cold and print the time per phase and the peak memory, then the
-    /// terminal UI's time to the first frame, to browsable, and per key press.
-    Bench {
-        #[command(flatten)]
-        source: Source,
-        /// Generate a synthetic history instead: N tags, M files, K files changed per tag.
-        #[arg(long, value_name = "N,M,K")]
-        synthetic: Option<String>,
-        /// Root for the UI figures (default: protolapse.toml's, else the message or service
-        /// of the newest version that reaches the most types).
-        #[arg(long, value_name = "MSG")]
-        root: Option<String>,
-    },
-    /// The on-disk cache of compiled schemas: where it is and how large; `clear` empties it.
-    Cache {
-        #[command(subcommand)]
-        action: Option<CacheAction>,
-    },
-}
-
-#[derive(Subcommand, Clone, Copy)]
-enum CacheAction {
-    /// Remove every entry.
-    Clear,
-}
-
-#[derive(Args, Clone, Default)]
-struct Source {
-    /// The git repository (default: the current directory).
-    #[arg(value_name = "REPO")]
-    repo: Option<PathBuf>,
-    #[command(flatten)]
-    flags: Flags,
-}
-
-#[derive(Args, Clone, Default)]
-struct Flags {
-    /// Use the built-in demo history instead of a repository.
-    #[arg(long)]
-    demo: bool,
-    /// Select tags by glob; its literal prefix is stripped before semver parsing
-    /// (`--tags 'physics/v*'`).
-    #[arg(long, value_name = "GLOB")]
-    tags: Option<String>,
-    /// Also load this revision (branch, commit) as a version; may be repeated.
-    #[arg(long = "rev", value_name = "REV")]
-    revs: Vec<String>,
-    /// Proto root, relative to the repository root; may be repeated.
-    #[arg(short = 'I', long = "proto-path", value_name = "DIR")]
-    proto_paths: Vec<String>,
-}
-
-/// How a history is judged (each overrides protolapse.toml).
-#[derive(Args, Clone, Default)]
-struct Judge {
-    /// Compatibility policy: ALLOW_ANY, DENY_ALL, BACKWARD, BACKWARD_TRANSITIVE,
-    /// BACKWARD_TILL(v), FORWARD, FORWARD_TRANSITIVE, FORWARD_TILL(v),
-    /// BACKWARD_TILL(x)_AND_FORWARD_TILL(y), FULL, FULL_TRANSITIVE (see docs/policies.md).
-    #[arg(long, value_name = "POLICY")]
-    policy: Option<String>,
-    /// The level a policy judges: wire (binary encoding) or json (ProtoJSON).
-    #[arg(long, value_name = "wire|json")]
-    level: Option<String>,
-    /// Hazard and lossy changes fail instead of warning.
-    #[arg(long, overrides_with = "no_strict")]
-    strict: bool,
-    /// Hazard and lossy changes warn (overrides `strict = true` in protolapse.toml).
-    #[arg(long = "no-strict")]
-    no_strict: bool,
-    /// Versions below 1.0.0: `cargo` (0.x: a minor bump may break) or `strict`.
-    #[arg(long, value_name = "cargo|strict")]
-    pre1: Option<String>,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum CheckFormat {
-    Text,
-    Json,
-    Github,
-    Sarif,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum LogFormat {
-    Text,
-    Json,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum GraphFormat {
-    Text,
-    Dot,
-    Mermaid,
-    Json,
+/// Parses the command line (exiting with clap's message and status 2 on a usage error).
+/// A repeatable shared flag given both before and after the subcommand (`--rev a log --rev
+/// b`) keeps every value: clap keeps only the subcommand's.
+pub fn parse() -> Cli {
+    use clap::Parser;
+    let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let mut cli = Cli::parse_from(&argv);
+    let Some(name) = cli.command.as_ref().and_then(|_| {
+        Cli::command()
+            .get_matches_from(&argv)
+            .subcommand_name()
+            .map(str::to_string)
+    }) else {
+        return cli;
+    };
+    // The words before the subcommand, parsed alone: the values given there.
+    let before = argv
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.to_str() == Some(name.as_str()))
+        .find_map(|(i, _)| {
+            Cli::try_parse_from(argv.get(..i)?)
+                .ok()
+                .filter(|c| c.command.is_none() && c.repo.is_none())
+        });
+    if let Some(before) = before {
+        let g = &mut cli.global;
+        for (all, early) in [
+            (&mut g.revs, before.global.revs),
+            (&mut g.proto_paths, before.global.proto_paths),
+        ] {
+            if !early.is_empty() && *all != early {
+                let late = std::mem::replace(all, early);
+                all.extend(late);
+            }
+        }
+    }
+    cli
 }
 
 /// Runs the command and returns the exit status; errors (status 2) are printed by `main`.
 pub fn run(cli: Cli) -> Result<i32> {
-    protolapse::schema::store::configure(!cli.no_cache, |why| {
+    protolapse::schema::store::configure(!cli.global.no_cache, |why| {
         eprintln!("warning: {}", protolapse::sanitize::line(why));
     });
     dispatch(cli).map(|passed| if passed { 0 } else { 1 })
@@ -224,18 +68,19 @@ pub fn run(cli: Cli) -> Result<i32> {
 /// The one dispatch: each command, from its arguments to printed output. Ok(false) when a
 /// check found a violation.
 fn dispatch(cli: Cli) -> Result<bool> {
+    let g = cli.global;
+    let colour = commands::paint::enabled(g.color.choice());
     let Some(command) = cli.command else {
-        return tui(cli.source, cli.root).map(|()| true);
+        return tui(cli.repo, g).map(|()| true);
     };
     match command {
         Command::Log {
-            source,
-            root,
+            repo,
             judge,
             format,
         } => {
-            let opened = commands::open(&source.read()?, false)?;
-            let settings = judge.settings(&opened, root)?;
+            let opened = commands::open(&g.source(repo.as_deref())?, false)?;
+            let settings = judge.settings(&opened, g.root)?;
             print(&commands::log(
                 &opened,
                 &settings,
@@ -243,43 +88,40 @@ fn dispatch(cli: Cli) -> Result<bool> {
             )?)?;
         }
         Command::Check {
-            source,
+            repo,
             against,
             publish,
-            root,
             judge,
             format,
         } => {
             let opened = commands::open_check(
-                &source.read()?,
-                &source.flags.revs,
+                &g.source(repo.as_deref())?,
+                &g.revs,
                 against.as_deref(),
                 publish.as_deref(),
-                root.as_deref(),
+                g.root.as_deref(),
             )?;
-            let settings = judge.settings(&opened, root)?;
+            let settings = judge.settings(&opened, g.root.clone())?;
             let out = match format {
                 CheckFormat::Text => CheckOut::Text,
                 CheckFormat::Json => CheckOut::Json,
                 CheckFormat::Github => CheckOut::Github,
                 CheckFormat::Sarif => CheckOut::Sarif,
+                CheckFormat::Junit => CheckOut::Junit,
             };
+            let text_out = matches!(out, CheckOut::Text);
             let (text, pass) = commands::check(
                 &opened,
-                &source.flags.revs,
+                &g.revs,
                 against.as_deref(),
                 publish.as_deref(),
                 &settings,
                 out,
             )?;
-            print(&text)?;
+            print(&commands::paint::check(&text, text_out && colour))?;
             return Ok(pass);
         }
-        Command::Blame {
-            args,
-            flags,
-            format,
-        } => {
+        Command::Blame { args, format } => {
             let (repo, name) = match &args[..] {
                 [m] => (None, m.clone()),
                 [r, m] => (Some(PathBuf::from(r)), m.clone()),
@@ -288,31 +130,30 @@ fn dispatch(cli: Cli) -> Result<bool> {
                     args.len()
                 ),
             };
-            let opened = commands::open(&Source { repo, flags }.read()?, false)?;
+            let opened = commands::open(&g.source(repo.as_deref())?, false)?;
             print(&commands::blame(&opened, &name, format == LogFormat::Json)?)?;
         }
-        Command::Graph {
-            source,
-            at,
-            root,
-            format,
-        } => {
-            let opened = commands::open_only(&source.read()?, &[&at])?;
-            let root = root.or_else(|| opened.config.root.clone());
+        Command::Graph { repo, at, format } => {
+            let source = g.source(repo.as_deref())?;
+            let opened = match &at {
+                Some(at) => commands::open_only(&source, &[at])?,
+                None => commands::open_newest(&source)?,
+            };
+            let root = g.root.clone().or_else(|| opened.config.root.clone());
             let out = match format {
                 GraphFormat::Text => GraphOut::Text,
                 GraphFormat::Dot => GraphOut::Dot,
                 GraphFormat::Mermaid => GraphOut::Mermaid,
                 GraphFormat::Json => GraphOut::Json,
             };
-            print(&commands::graph(&opened, &at, root.as_deref(), out)?)?;
+            print(&commands::graph(
+                &opened,
+                at.as_deref(),
+                root.as_deref(),
+                out,
+            )?)?;
         }
-        Command::Diff {
-            args,
-            flags,
-            root,
-            format,
-        } => {
+        Command::Diff { args, format } => {
             let (repo, old, new) = match &args[..] {
                 [o, n] => (None, o.clone(), n.clone()),
                 [r, o, n] => (Some(PathBuf::from(r)), o.clone(), n.clone()),
@@ -321,9 +162,9 @@ fn dispatch(cli: Cli) -> Result<bool> {
                     args.len()
                 ),
             };
-            let opened = commands::open_only(&Source { repo, flags }.read()?, &[&old, &new])?;
+            let opened = commands::open_only(&g.source(repo.as_deref())?, &[&old, &new])?;
             let settings = opened.config.settings().map_err(|e| anyhow!(e))?;
-            let root = root.or_else(|| opened.config.root.clone());
+            let root = g.root.clone().or_else(|| opened.config.root.clone());
             let text = commands::diff(
                 &opened,
                 &old,
@@ -332,40 +173,103 @@ fn dispatch(cli: Cli) -> Result<bool> {
                 &settings.ignores,
                 format == LogFormat::Json,
             )?;
-            print(&text)?;
+            print(&commands::paint::diff(
+                &text,
+                format == LogFormat::Text && colour,
+            ))?;
         }
         Command::Cache { action } => {
             print(&commands::cache(
-                cli.no_cache,
+                g.no_cache,
                 matches!(action, Some(CacheAction::Clear)),
             )?)?;
         }
-        Command::Explain { rule, list } => {
-            print(&commands::explain(rule.as_deref(), list)?)?;
+        Command::Completions { shell } => {
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "protolapse", &mut out);
+            print(&String::from_utf8_lossy(&out))?;
         }
-        Command::Bench {
-            source,
-            synthetic,
-            root,
-        } => crate::bench::run(
-            source.repo.as_deref(),
-            source.flags.demo,
-            synthetic.as_deref(),
-            &Config::default().history_options(&source.flags.given()?, false),
-            root,
-        )?,
+        Command::Man => print(&man_page()?)?,
+        Command::Explain { rule, list, format } => {
+            print(&commands::explain(
+                rule.as_deref(),
+                list,
+                format == LogFormat::Json,
+            )?)?;
+        }
+        Command::Bench { repo, synthetic } => {
+            let source = g.source(repo.as_deref())?;
+            crate::bench::run(
+                source.repo,
+                source.demo,
+                synthetic.as_deref(),
+                &Config::default().history_options(&source.given, false),
+                g.root.clone(),
+            )?
+        }
     }
     Ok(true)
 }
 
+/// `protolapse man`: the page of the command (clap_mangen), a section per subcommand with
+/// its synopsis and own options (the shared ones are on the page once), and the exit status.
+fn man_page() -> Result<String> {
+    let mut cmd = Cli::command();
+    cmd.build();
+    let mut out = Vec::new();
+    let err = |e: std::io::Error| anyhow!("cannot render the man page: {e}");
+    let man = clap_mangen::Man::new(cmd.clone());
+    man.render_title(&mut out).map_err(err)?;
+    man.render_name_section(&mut out).map_err(err)?;
+    man.render_synopsis_section(&mut out).map_err(err)?;
+    man.render_description_section(&mut out).map_err(err)?;
+    man.render_options_section(&mut out).map_err(err)?;
+    man.render_subcommands_section(&mut out).map_err(err)?;
+    for sub in cmd.get_subcommands().filter(|s| s.get_name() != "help") {
+        let title = format!("protolapse {}", sub.get_name()).to_uppercase();
+        out.extend(format!(".SH \"{title}\"\n").as_bytes());
+        if let Some(about) = sub.get_long_about().or(sub.get_about()) {
+            out.extend(format!("{}\n", roff_text(&about.to_string())).as_bytes());
+        }
+        let own = sub
+            .clone()
+            .mut_args(|a| if a.is_global_set() { a.hide(true) } else { a });
+        let man = clap_mangen::Man::new(own);
+        man.render_synopsis_section(&mut out).map_err(err)?;
+        man.render_options_section(&mut out).map_err(err)?;
+    }
+    man.render_extra_section(&mut out).map_err(err)?;
+    out.extend(
+        b".SH \"EXIT STATUS\"\n0: success (check: passed); 1: check found a violation; 2: could not run (a usage error, a repository that cannot be read).\n",
+    );
+    man.render_version_section(&mut out).map_err(err)?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// Text for a roff paragraph: backslashes escaped, no line starting with a control character.
+fn roff_text(text: &str) -> String {
+    text.replace('\\', "\\e")
+        .lines()
+        .map(|l| match l.starts_with(['.', '\'']) {
+            true => format!("\\&{l}"),
+            false => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// `protolapse [REPO]` and `protolapse --demo`: the terminal UI.
-fn tui(source: Source, root: Option<String>) -> Result<()> {
+fn tui(repo: Option<PathBuf>, g: Global) -> Result<()> {
     use protolapse::ui;
     use std::io::IsTerminal;
-    let src = if source.flags.demo {
+    if let Some(word) = repo.as_deref() {
+        not_a_subcommand(word);
+    }
+    let source = g.source(repo.as_deref())?;
+    let src = if source.demo {
         ui::Source::Demo
     } else {
-        let path = source.repo.clone().unwrap_or_else(|| PathBuf::from("."));
+        let path = repo.clone().unwrap_or_else(|| PathBuf::from("."));
         // Fail before taking over the terminal when there is no repository at all.
         history::repo_root(&path)?;
         ui::Source::Repo(path)
@@ -386,31 +290,71 @@ fn tui(source: Source, root: Option<String>) -> Result<()> {
     let _ = protolapse::schema::store::global();
     ui::run(ui::runtime::Options {
         source: src,
-        load: source.flags.given()?,
-        root,
+        load: source.given,
+        root: g.root,
     })
 }
 
-impl Source {
-    fn read(&self) -> Result<commands::Source<'_>> {
-        Ok(commands::Source {
-            repo: self.repo.as_deref(),
-            demo: self.flags.demo,
-            given: self.flags.given()?,
-        })
+/// The terminal UI's REPO is the first word when it is no subcommand: a word that names no
+/// file and is close to a subcommand's name is a typo of it (`protolapse lgo`), reported as
+/// clap reports an unknown subcommand (status 2).
+fn not_a_subcommand(word: &Path) {
+    if word.exists() {
+        return;
+    }
+    let Some(given) = word.to_str() else { return };
+    let cmd = Cli::command();
+    let names: Vec<&str> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name())
+        .filter(|n| *n != "help")
+        .collect();
+    // clap's measure and threshold for "did you mean" (when no more than half the word
+    // differs), and one edit or swap for short words (`lgo`), which it misses.
+    let half = given.chars().count() / 2;
+    let best = names
+        .iter()
+        .map(|n| (strsim::osa_distance(n, given), strsim::jaro(n, given), *n))
+        .filter(|(edits, score, _)| *edits <= 1 || (*score > 0.7 && *edits <= half))
+        .min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
+        .map(|(_, _, n)| n.to_string());
+    drop(names);
+    if let Some(name) = best {
+        let mut cmd = cmd;
+        cmd.error(
+            clap::error::ErrorKind::InvalidSubcommand,
+            format!(
+                "unrecognized subcommand '{}'\n\n  tip: a similar subcommand exists: '{name}'\n  tip: to open the terminal UI on a repository, pass a path that exists",
+                protolapse::sanitize::line(given)
+            ),
+        )
+        .exit();
     }
 }
 
-impl Flags {
-    /// The flags' values, checked (`Given::check`): an error names the flag.
-    fn given(&self) -> Result<Given> {
+impl Global {
+    /// Where a command reads its history from: the demo, or REPO (default: the current
+    /// directory), with the flags' values checked (`Given::check`: an error names the flag).
+    fn source<'a>(&self, repo: Option<&'a Path>) -> Result<commands::Source<'a>> {
+        if self.demo
+            && let Some(path) = repo
+        {
+            bail!(
+                "--demo reads the built-in demo history, so it takes no repository (`{}` given)\n  help: leave out either --demo or the path",
+                protolapse::sanitize::line(&path.display().to_string())
+            );
+        }
         let given = Given {
             tags: self.tags.clone(),
             revs: self.revs.clone(),
             proto_paths: self.proto_paths.clone(),
         };
         given.check().map_err(|e| anyhow!(e))?;
-        Ok(given)
+        Ok(commands::Source {
+            repo,
+            demo: self.demo,
+            given,
+        })
     }
 }
 

@@ -167,6 +167,7 @@ impl Config {
             } else {
                 given.proto_paths.clone()
             },
+            wanted: Vec::new(),
             worktree: true,
             worktree_always,
         }

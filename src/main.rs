@@ -6,14 +6,12 @@ mod bench;
 mod cli;
 mod commands;
 
-use clap::Parser;
-
 // The allocator is a third of a cold load's time with the system one.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    let cli = cli::Cli::parse();
+    let cli = cli::parse();
     match cli::run(cli) {
         Ok(code) => std::process::exit(code),
         Err(e) => {

@@ -19,6 +19,7 @@ pub enum CheckOut {
     Json,
     Github,
     Sarif,
+    Junit,
 }
 
 /// `protolapse check`: (the report, whether it passed). `settings.scope` is resolved.
@@ -49,7 +50,7 @@ pub fn check(
                 .map(|v| v.id)
                 .ok_or_else(|| {
                     anyhow!(
-                        "--against: no version is named `{}`\n  help: versions are {}",
+                        "--against: no version or git revision is named `{}`\n  help: versions are {}; or name any revision (a branch, HEAD~1, a commit id)",
                         sanitize::line(name),
                         project
                             .names()
@@ -120,6 +121,7 @@ pub fn check(
         CheckOut::Json => pretty(&report::check::to_json(&report))?,
         CheckOut::Github => report::check::to_github(&report),
         CheckOut::Sarif => pretty(&report::check::to_sarif(&report))?,
+        CheckOut::Junit => report::junit::to_junit(&report),
     };
     Ok((text, report.pass))
 }
@@ -178,9 +180,11 @@ pub fn open_check(
     publish: Option<&str>,
     root: Option<&str>,
 ) -> Result<Opened> {
+    let wanted: Vec<&str> = against.into_iter().filter(|a| *a != "latest").collect();
     super::open_with(
         source,
         true,
+        &wanted,
         Some(&|unread: Project, config: &Config| {
             let every = needs::every(unread.versions.len());
             let mut project = match first_needs(&unread, revs, against, publish) {

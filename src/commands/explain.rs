@@ -1,23 +1,42 @@
-//! `explain`: a rule's page, or the list of rules.
+//! `explain`: a rule's page (or the page of a code `check` prints), or the list of them.
 
 use anyhow::{Result, bail};
 
+use protolapse::policy::codes::CODES;
 use protolapse::report;
-use protolapse::rules::RULES;
+use protolapse::rules::{RULES, RuleId};
 use protolapse::sanitize;
 use protolapse::schema::graph::closest;
 
-/// `protolapse explain RULE` (case and `-`/`_` do not matter), or `--list`.
-pub fn explain(rule: Option<&str>, list: bool) -> Result<String> {
+use super::pretty;
+
+/// `protolapse explain RULE` (case and `-`/`_` do not matter; a rule id or a code `check`
+/// prints), or `--list`; as JSON with `json`.
+pub fn explain(rule: Option<&str>, list: bool, json: bool) -> Result<String> {
     if list {
-        return Ok(report::explain::list());
+        return match json {
+            true => pretty(&serde_json::json!({ "codes": report::explain::entries() })),
+            false => Ok(report::explain::list()),
+        };
     }
     let given = rule.unwrap_or_default();
     let id = given.to_uppercase().replace('-', "_");
-    match given.parse().ok().and_then(report::explain::explain) {
+    let text = match id.parse::<RuleId>() {
+        Ok(rule) => report::explain::explain(rule),
+        Err(_) => report::explain::explain_code(&id),
+    };
+    match text {
+        Some(text) if json => {
+            let entry = report::explain::entries().into_iter().find(|e| e.id == id);
+            pretty(&serde_json::json!({ "code": entry, "page": text }))
+        }
         Some(text) => Ok(text),
         None => {
-            let ids: Vec<&str> = RULES.iter().map(|r| r.id.as_str()).collect();
+            let ids: Vec<&str> = RULES
+                .iter()
+                .map(|r| r.id.as_str())
+                .chain(CODES.iter().map(|c| c.id))
+                .collect();
             let close = closest(&ids, &id, 3);
             bail!(
                 "unknown rule `{}`{}\n  help: `protolapse explain --list` lists them all",

@@ -16,9 +16,22 @@ pub enum GraphOut {
     Json,
 }
 
-/// `protolapse graph --at VERSION --root MSG`.
-pub fn graph(opened: &Opened, at: &str, root: Option<&str>, out: GraphOut) -> Result<String> {
-    let version = compiled(find_version(&opened.project, at)?, "")?;
+/// `protolapse graph [--at VERSION] --root MSG`; without `at`, the newest version.
+pub fn graph(
+    opened: &Opened,
+    at: Option<&str>,
+    root: Option<&str>,
+    out: GraphOut,
+) -> Result<String> {
+    let version = match at {
+        Some(at) => find_version(&opened.project, at)?,
+        None => opened
+            .project
+            .versions
+            .last()
+            .ok_or_else(|| anyhow!("no version to show"))?,
+    };
+    let version = compiled(version, "")?;
     let root = root.ok_or_else(|| {
         anyhow!(
             "which root? pass --root MSG (a message or service), or set `root` in protolapse.toml"

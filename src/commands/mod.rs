@@ -8,6 +8,7 @@ mod check;
 mod explain;
 mod graph;
 mod history;
+pub mod paint;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -44,16 +45,18 @@ pub struct Opened {
 /// with its config. With `worktree_always`, the working tree is a version even when it equals
 /// HEAD.
 pub fn open(source: &Source<'_>, worktree_always: bool) -> Result<Opened> {
-    open_with(source, worktree_always, None)
+    open_with(source, worktree_always, &[], None)
 }
 
 /// As [`open`], compiling only the versions named (`diff`, `graph --at`): the others stay
-/// pending and are no part of the command's output. An unknown name is the error
-/// [`find_version`] gives.
+/// pending and are no part of the command's output. A name that is no tag but a git
+/// revision (`main`, `HEAD~5`, a commit id) is loaded as a revision
+/// (`HistoryOptions::wanted`); an unknown name is the error [`find_version`] gives.
 pub fn open_only(source: &Source<'_>, names: &[&str]) -> Result<Opened> {
     open_with(
         source,
         false,
+        names,
         Some(&|unread, _| {
             let ids = names
                 .iter()
@@ -64,13 +67,29 @@ pub fn open_only(source: &Source<'_>, names: &[&str]) -> Result<Opened> {
     )
 }
 
+/// As [`open`], compiling only the newest version (`graph` without `--at`): the last in
+/// history order, the one the terminal UI selects first.
+pub fn open_newest(source: &Source<'_>) -> Result<Opened> {
+    open_with(
+        source,
+        false,
+        &[],
+        Some(&|unread, _| {
+            let newest = needs::every(unread.versions.len()).pop();
+            Ok(needs::compile_more(unread, &Vec::from_iter(newest)))
+        }),
+    )
+}
+
 /// How a command compiles what it needs, given the history with nothing compiled and the
 /// config; None: every version.
 type Compile<'a> = Option<&'a dyn Fn(Project, &Config) -> Result<Project>>;
 
+/// `wanted`: the names the command refers to, loaded as revisions when they are no tag.
 pub(crate) fn open_with(
     source: &Source<'_>,
     worktree_always: bool,
+    wanted: &[&str],
     compile: Compile<'_>,
 ) -> Result<Opened> {
     let (path, demo) = if source.demo {
@@ -85,7 +104,8 @@ pub(crate) fn open_with(
     };
     let root = git_history::repo_root(&path)?;
     let config = Config::load(&root)?.unwrap_or_default();
-    let opts = config.history_options(&source.given, worktree_always);
+    let mut opts = config.history_options(&source.given, worktree_always);
+    opts.wanted = wanted.iter().map(|n| n.to_string()).collect();
     let project = match compile {
         None => load::load(&path, &opts, |_, _| {})?,
         Some(compile) => {
@@ -120,7 +140,7 @@ pub fn find_version<'p>(project: &'p Project, name: &str) -> Result<&'p Loaded> 
             format!("; did you mean {}?", close.join(", "))
         };
         anyhow!(
-            "unknown version `{}`{hint}\n  help: versions are {}; add a revision with --rev REV",
+            "unknown version `{}`{hint}, and no git revision of that name\n  help: versions are {}; or name any revision (a branch, HEAD~1, a commit id)",
             sanitize::line(name),
             names
                 .iter()

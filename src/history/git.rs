@@ -29,6 +29,11 @@ fn top(repo: &Repository) -> PathBuf {
 }
 
 fn open(path: &Path) -> Result<Repository, HistoryError> {
+    if !path.exists() {
+        return Err(HistoryError::NoSuchPath {
+            path: path.to_path_buf(),
+        });
+    }
     Repository::open_ext(path, git2::RepositoryOpenFlags::empty(), [] as [&Path; 0]).map_err(|e| {
         match e.code() {
             git2::ErrorCode::NotFound => HistoryError::NotARepository {
@@ -68,6 +73,21 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
         }
     }
     versions.sort_by(|a, b| compare((&a.semver, a.time, &a.name), (&b.semver, b.time, &b.name)));
+
+    for name in &opts.wanted {
+        let known = versions.iter().any(|v: &Version| v.answers_to(name))
+            || name == super::WORKTREE
+            || opts.revs.contains(name);
+        if known {
+            continue;
+        }
+        let Ok(commit) = repo.revparse_single(name).and_then(|o| o.peel_to_commit()) else {
+            continue;
+        };
+        if let Ok(v) = reader.commit_version(commit.id(), name, None, VersionKind::Rev, opts) {
+            versions.push(v);
+        }
+    }
 
     for rev in &opts.revs {
         let commit = repo

@@ -48,6 +48,12 @@ pub struct HistoryOptions {
     /// Proto paths given on the command line or in `protolapse.toml`; empty means "from each
     /// version's `buf.yaml`/`buf.work.yaml`, else the repository root".
     pub proto_paths: Vec<String>,
+    /// Names a command refers to (`diff OLD NEW`, `check --against`, `graph --at`): each
+    /// that no selected tag answers to ([`Version::answers_to`]), that is not `WORKTREE` nor
+    /// one of `revs`, and that git resolves (a branch, `HEAD~5`, a commit id, a tag not
+    /// selected) is loaded as one more revision, after the tags and before `revs`. A name git
+    /// does not know is left out: the command reports it as an unknown version.
+    pub wanted: Vec<String>,
     /// Add the working tree as a version `WORKTREE` when its protos differ from HEAD.
     pub worktree: bool,
     /// Add `WORKTREE` even when it equals HEAD (the subject of `check`).
@@ -125,6 +131,19 @@ pub struct Version {
     pub ancestors: Option<Vec<VersionId>>,
 }
 
+/// The name of the working tree's version.
+pub const WORKTREE: &str = "WORKTREE";
+
+impl Version {
+    /// Whether `name` names this version: its name (`v1.2.0`, `main`, `WORKTREE`), its name
+    /// without the leading `v` (`1.2.0`), or its version number as semver writes it.
+    pub fn answers_to(&self, name: &str) -> bool {
+        self.name == name
+            || self.name.strip_prefix('v') == Some(name)
+            || self.semver.as_ref().is_some_and(|s| s.to_string() == name)
+    }
+}
+
 /// A problem met while reading a version (see [`Version::problems`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadProblem {
@@ -185,6 +204,10 @@ pub enum HistoryError {
         "{path} is not a git repository (or any of its parents)\n  help: run protolapse inside a git repository, pass its path, or try `--demo`"
     )]
     NotARepository { path: PathBuf },
+    #[error(
+        "{path} does not exist\n  help: pass the path of a git repository (default: the current directory), or try `--demo`"
+    )]
+    NoSuchPath { path: PathBuf },
     #[error("cannot read the git repository at {path}: {message}")]
     Git { path: PathBuf, message: String },
     #[error("{0}")]

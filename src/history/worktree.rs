@@ -66,7 +66,7 @@ impl Reader<'_> {
             .map(|d| d.as_secs() as i64)
             .unwrap_or(0);
         Some(Version {
-            name: "WORKTREE".into(),
+            name: super::WORKTREE.into(),
             semver: None,
             kind: VersionKind::Worktree,
             commit: head.map(|h| h.id().to_string()).unwrap_or_default(),

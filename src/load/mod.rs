@@ -165,20 +165,13 @@ impl Project {
     }
 }
 
-/// Finds a version by name (`v1.2.0`, `1.2.0` for `v1.2.0`, `WORKTREE`).
+/// Finds a version by name (`v1.2.0`, `1.2.0` for `v1.2.0`, `WORKTREE`): an exact name
+/// first, then [`crate::history::Version::answers_to`].
 pub fn find<'a>(versions: &'a [Loaded], name: &str) -> Option<&'a Loaded> {
     versions
         .iter()
         .find(|v| v.version.name == name)
-        .or_else(|| {
-            versions.iter().find(|v| {
-                v.version.name.strip_prefix('v') == Some(name)
-                    || v.version
-                        .semver
-                        .as_ref()
-                        .is_some_and(|s| s.to_string() == name)
-            })
-        })
+        .or_else(|| versions.iter().find(|v| v.version.answers_to(name)))
 }
 
 /// The versions `ids` (in that order) as a history of their own: ids renumbered by their

@@ -81,7 +81,7 @@ pub fn check_text(text: &str, v: &Loaded) -> Vec<PackageViolation> {
         Ok(Some(m)) => check(&m, v),
         Ok(None) => Vec::new(),
         Err(message) => vec![PackageViolation {
-            rule: "BUFFRS_MANIFEST_INVALID",
+            rule: super::codes::BUFFRS_MANIFEST_INVALID,
             element: crate::history::BUFFRS_MANIFEST.to_string(),
             location: None,
             message: format!(
@@ -114,7 +114,7 @@ pub fn check(m: &Manifest, v: &Loaded) -> Vec<PackageViolation> {
     if m.kind == PackageType::Lib {
         for s in schema.content.services.values().filter(|s| own(&s.file)) {
             out.push(PackageViolation {
-                rule: "BUFFRS_LIB_HAS_SERVICE",
+                rule: super::codes::BUFFRS_LIB_HAS_SERVICE,
                 element: s.full_name.clone(),
                 location: loc(&s.full_name),
                 message: format!(
@@ -133,7 +133,7 @@ pub fn check(m: &Manifest, v: &Loaded) -> Vec<PackageViolation> {
             || f.package == m.name;
         if !ok {
             out.push(PackageViolation {
-                rule: "BUFFRS_PACKAGE_MISMATCH",
+                rule: super::codes::BUFFRS_PACKAGE_MISMATCH,
                 element: f.name.clone(),
                 location: loc(&f.name),
                 message: format!(

@@ -9,6 +9,7 @@
 //! terminal and no git.
 
 pub mod buffrs;
+pub mod codes;
 pub mod gate;
 pub mod hazards;
 pub mod lifecycle;

@@ -74,7 +74,7 @@ pub fn to_text(r: &GateReport) -> String {
         if !f.fix.is_empty() {
             out.push_str(&format!("   = fix: {}\n", sanitize::line(&f.fix)));
         }
-        if RuleId::from_id(&f.rule).is_some() {
+        if RuleId::from_id(&f.rule).is_some() || crate::policy::codes::code(&f.rule).is_some() {
             out.push_str(&format!("   = see: protolapse explain {}\n", f.rule));
         }
     }
@@ -131,8 +131,9 @@ pub fn to_text(r: &GateReport) -> String {
     }
     if let Some(why) = &r.not_judged {
         out.push_str(&format!(
-            "{NOT_JUDGED}: {}\n  help: fix the files that did not compile (or check another --root): nothing unread passes\n",
-            sanitize::line(why)
+            "{NOT_JUDGED}: {}\n  help: fix the files that did not compile (or check another --root): nothing unread passes\n  = see: protolapse explain {}\n",
+            sanitize::line(why),
+            crate::policy::codes::NOT_JUDGED
         ));
     }
     for n in &r.notes {

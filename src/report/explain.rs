@@ -1,7 +1,10 @@
 //! `protolapse explain`: a rule's page, then what the engine computes on the rule's own
 //! fixture pair (declarations, the wire/JSON x backward/forward grid, source, bump, message),
-//! then the rule's line in the table. `explain --list`: every rule with its summary.
+//! then the rule's line in the table; a code `check` prints that is no rule
+//! (`policy::codes`): its page. `explain --list`: every rule and code with its summary, as
+//! text or JSON.
 
+use crate::policy::codes::{self, CODES};
 use crate::rules::examples::{self, Example};
 use crate::rules::{self, Change, Directions, RULES, RuleId, Source};
 use crate::sanitize;
@@ -105,11 +108,35 @@ pub fn explain(id: RuleId) -> Option<String> {
     ))
 }
 
-/// `explain --list`: each rule, the worst verdict its example gets, and its summary.
-pub fn list() -> String {
-    let w = RULES.iter().map(|r| r.id.as_str().len()).max().unwrap_or(0);
-    let mut out = String::new();
-    for (r, e) in RULES.iter().zip(examples::all()) {
+/// The page of a code `check` prints that is no rule (`SEMVER_TOO_SMALL`), if `id` is one.
+pub fn explain_code(id: &str) -> Option<String> {
+    let c = codes::code(id)?;
+    Some(format!(
+        "{}\n(check code {}: {})\n",
+        c.page.trim_end(),
+        c.id,
+        c.summary
+    ))
+}
+
+/// One entry of `explain --list`: a rule (with the worst verdict its example gets, and the
+/// nearest buf rule) or a code `check` prints.
+#[derive(serde::Serialize)]
+pub struct Entry {
+    pub id: &'static str,
+    /// `rule` or `check`.
+    pub kind: &'static str,
+    pub summary: &'static str,
+    /// The worst verdict of the rule's example (`?` when it did not compute); none for a
+    /// code.
+    pub worst: Option<&'static str>,
+    /// The nearest buf rule; none for a code or a rule buf has no equivalent for.
+    pub buf: Option<&'static str>,
+}
+
+/// Every rule, then every code `check` prints.
+pub fn entries() -> Vec<Entry> {
+    let rules = RULES.iter().zip(examples::all()).map(|(r, e)| {
         let worst = match &e {
             Ok(e) => e
                 .changes
@@ -119,7 +146,33 @@ pub fn list() -> String {
                 .map_or("?", |s| s.as_str()),
             Err(_) => "?",
         };
-        out.push_str(&format!("{:<w$}  {worst:<8}  {}\n", r.id, r.summary));
+        Entry {
+            id: r.id.as_str(),
+            kind: "rule",
+            summary: r.summary,
+            worst: Some(worst),
+            buf: Some(r.buf).filter(|b| !b.is_empty()),
+        }
+    });
+    let codes = CODES.iter().map(|c| Entry {
+        id: c.id,
+        kind: "check",
+        summary: c.summary,
+        worst: None,
+        buf: None,
+    });
+    rules.chain(codes).collect()
+}
+
+/// `explain --list`: each rule, the worst verdict its example gets, and its summary; then
+/// each code `check` prints, marked `check`.
+pub fn list() -> String {
+    let all = entries();
+    let w = all.iter().map(|e| e.id.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for e in &all {
+        let worst = e.worst.unwrap_or(e.kind);
+        out.push_str(&format!("{:<w$}  {worst:<8}  {}\n", e.id, e.summary));
     }
     out
 }

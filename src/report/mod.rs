@@ -9,4 +9,5 @@ pub mod check;
 pub mod diff;
 pub mod explain;
 pub mod graph;
+pub mod junit;
 pub mod log;

@@ -182,8 +182,13 @@ fn without_a_terminal_the_ui_says_so_and_points_at_the_headless_commands() {
         err.contains("needs a terminal") && err.contains("protolapse log"),
         "{err}"
     );
-    // A path that is not a repository fails before the terminal is taken over.
+    // A path that is not a repository, or no path at all, fails before the terminal is
+    // taken over, and says which.
     let out = Command::new(bin).arg("/nonexistent/path").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/path does not exist"));
+    let empty = tempfile::tempdir().unwrap();
+    let out = Command::new(bin).arg(empty.path()).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a git repository"));
 }

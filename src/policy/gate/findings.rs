@@ -209,7 +209,7 @@ pub(super) fn compile_findings(subject: &Loaded, base: &Loaded) -> Vec<Finding> 
                 } else {
                     Outcome::Error
                 },
-                "COMPILE_ERROR",
+                crate::policy::codes::COMPILE_ERROR,
                 d.message.clone(),
                 if old_failure {
                     format!(

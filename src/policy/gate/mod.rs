@@ -156,7 +156,7 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
             };
             let mut f = Finding::plain(
                 Outcome::Error,
-                "SEMVER_TOO_SMALL",
+                super::codes::SEMVER_TOO_SMALL,
                 format!(
                     "{x}: {} (from {}){}{more}",
                     check.reason,
@@ -200,7 +200,7 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
         {
             findings.push(Finding::plain(
                 Outcome::Error,
-                "SEMVER_VERSION_TAKEN",
+                super::codes::SEMVER_VERSION_TAKEN,
                 format!(
                     "version {x} is already released as {}, with a different schema",
                     versions[t.index()].version.name

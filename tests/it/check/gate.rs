@@ -71,10 +71,13 @@ fn exit_status_two_when_it_cannot_run() {
     let r = repo_with_a_breaking_worktree();
     for (args, needle) in [
         (vec!["check", "--policy", "BACKWARDS"], "not a policy"),
-        (vec!["check", "--level", "bytes"], "not a level"),
+        (
+            vec!["check", "--level", "bytes"],
+            "invalid value 'bytes' for '--level <LEVEL>'",
+        ),
         (
             vec!["check", "--against", "v9.9.9"],
-            "no version is named `v9.9.9`",
+            "no version or git revision is named `v9.9.9`",
         ),
         (vec!["check", "--version", "one"], "not semver"),
         (
