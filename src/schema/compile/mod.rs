@@ -155,12 +155,13 @@ impl Cache {
             .unwrap_or_else(|| Arc::new(Compiled::internal_error("no result", files)))
     }
 
-    /// Drops the parses of `files` that no planned version still reads.
+    /// Drops the parses of `files` that no planned version still reads. A spent blob keeps
+    /// its count at zero: parsed again (a set the on-disk cache could not put together after
+    /// compiling part of it is compiled whole), it is dropped again.
     fn forget_spent(&mut self, files: &[SourceRef<'_>]) {
         for f in files {
             let key = parse::key_of(f);
             if self.uses_left.get(&key) == Some(&0) {
-                self.uses_left.remove(&key);
                 // What the on-disk cache keeps of a parse (its record) outlives it.
                 if let (Some(Ok(p)), Some(disk)) = (self.parsed.remove(&key), self.disk.as_ref()) {
                     disk.remember(key, &p);
