@@ -4,8 +4,10 @@
 //! that fits one window: at most [`SETS_PER_THREAD`] distinct sets not compiled before per
 //! thread (the first windows hold fewer, so that the terminal UI, which asks for the
 //! selected version and its base first, gets them at once), and at most [`WINDOW_TEXT`]
-//! bytes of text beyond the first set (a set's peak memory follows its text: a 10 MB file
-//! peaks near 1 GB, so a set that big compiles alone).
+//! bytes of text beyond the first set. Sets side by side each hold their parses and pool
+//! at once, and what a set's compile holds follows its text (a 10 MB file peaks near
+//! 1 GB): large sets compile alone, and the peak grows by at most about that much text's
+//! worth, whatever the number of cores.
 //!
 //! In a window: the blobs not parsed yet parse in parallel; each set is gathered (its
 //! parses, the embedded protos its imports name) in parallel; the parses no later version
@@ -31,8 +33,9 @@ use super::{Cache, CompileStats, Compiled, SetKey, SourceRef, persist, set_key};
 /// Distinct sets compiled side by side per thread, at most.
 pub const SETS_PER_THREAD: usize = 4;
 
-/// Text in a window beyond its first set, at most (bytes).
-pub const WINDOW_TEXT: usize = 8 << 20;
+/// Text in a window beyond its first set, at most (bytes): protobuf's tags (0.75 MB each)
+/// go five to a window.
+pub const WINDOW_TEXT: usize = 4 << 20;
 
 /// Runs `f`; a panic in it (a bug in the compilers or in our normalization, on input nothing
 /// bounded yet) becomes `Err(why)`.
