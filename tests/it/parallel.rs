@@ -83,25 +83,38 @@ fn assert_parallel_is_sequential(path: &Path) {
 const EDITION: &str = "edition = \"2023\";\npackage e;\nimport \"a/common.proto\";\n\n\
     message Ed2 {\n  a.Stamp s = 1;\n}\n";
 
+/// Numbers removed in one version and used again in the next: hazards in a message and in
+/// an enum of one version (a version lists its messages' hazards before its enums').
+const HAZARDS: [&str; 3] = [
+    "syntax = \"proto3\";\npackage h;\nmessage Later { int32 a = 1; int32 b = 2; }\nenum Early { Z = 0; ONE = 1; }\n",
+    "syntax = \"proto3\";\npackage h;\nmessage Later { int32 b = 2; }\nenum Early { Z = 0; }\n",
+    "syntax = \"proto3\";\npackage h;\nmessage Later { string c = 1; int32 b = 2; }\nenum Early { Z = 0; TWO = 1; }\n",
+];
+
 /// The cache tests' history (imports, an embedded and a well-known import, a custom option,
 /// an editions file that changes and whose import changes, a file that does not compile),
-/// and three versions more: a second editions file, a file that does not parse, a comment.
+/// and three versions more: a second editions file, a file that does not parse, a comment,
+/// numbers reused in a message and an enum.
 fn history() -> Repo {
     let mut r = crate::cache::history();
     r.write("e/ed2.proto", EDITION)
-        .write("d/broken.proto", "syntax = \"proto3\";\nmessage {\n");
+        .write("d/broken.proto", "syntax = \"proto3\";\nmessage {\n")
+        .write("h/h.proto", HAZARDS[0]);
     r.commit("v6");
     r.tag("v2.1.0");
-    r.remove("d/broken.proto").write(
-        "e/ed2.proto",
-        &EDITION.replace("s = 1;", "s = 1;\n  int32 n = 2;"),
-    );
+    r.remove("d/broken.proto")
+        .write(
+            "e/ed2.proto",
+            &EDITION.replace("s = 1;", "s = 1;\n  int32 n = 2;"),
+        )
+        .write("h/h.proto", HAZARDS[1]);
     r.commit("v7");
     r.tag("v2.2.0");
     r.write(
         "e/ed2.proto",
         &EDITION.replace("message Ed2", "// Two.\nmessage Ed2"),
-    );
+    )
+    .write("h/h.proto", HAZARDS[2]);
     r.commit("v8");
     r.tag("v2.2.1");
     r
@@ -111,9 +124,15 @@ fn history() -> Repo {
 fn a_history_is_the_same_on_one_thread_and_on_four() {
     let r = history();
     let (json, _, _) = logged(r.path(), 4);
-    // What the history holds: a version that compiles in part, protoc at work.
+    // What the history holds: a version that compiles in part, protoc at work, hazards.
     assert!(json.contains("\"partial\""), "{json}");
     assert!(json.contains("e/ed2.proto"), "{json}");
+    let at = |element: &str| json.find(&format!("\"element\": \"{element}\""));
+    let (message, enumeration) = (at("h.Later.c"), at("h.Early.TWO"));
+    assert!(
+        message.is_some() && enumeration.is_some() && message < enumeration,
+        "{json}"
+    );
     assert_parallel_is_sequential(r.path());
 }
 
