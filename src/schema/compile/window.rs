@@ -31,11 +31,11 @@ use super::units::{self, Target};
 use super::{Cache, CompileStats, Compiled, SetKey, SourceRef, persist, set_key};
 
 /// Distinct sets compiled side by side per thread, at most.
-pub const SETS_PER_THREAD: usize = 4;
+const SETS_PER_THREAD: usize = 4;
 
 /// Text in a window beyond its first set, at most (bytes): protobuf's tags (0.75 MB each)
 /// go five to a window.
-pub const WINDOW_TEXT: usize = 4 << 20;
+const WINDOW_TEXT: usize = 4 << 20;
 
 /// Runs `f`; a panic in it (a bug in the compilers or in our normalization, on input nothing
 /// bounded yet) becomes `Err(why)`.
@@ -121,7 +121,12 @@ impl Cache {
                 }
                 None => {
                     self.stats.sets_reused += 1;
-                    out.extend(self.sets.get(&key).cloned());
+                    let done = self.sets.get(&key).cloned();
+                    out.push(
+                        done.unwrap_or_else(|| {
+                            Arc::new(Compiled::internal_error("no result", &[]))
+                        }),
+                    );
                 }
             }
         }
