@@ -18,6 +18,10 @@ use std::time::{Duration, Instant};
 use crate::history::{self, History, HistoryError, HistoryOptions, Origin, SkippedTag, Version};
 use crate::schema::{Cache, CompileStats, Compiled, Diagnostic, Schema, SourceRef, Status};
 
+/// Versions offered to the compiler at a time: it compiles as many of them as make a window
+/// (versions that share a set compiled before cost nothing, so a window may take many).
+const WINDOW_CANDIDATES: usize = 256;
+
 pub use crate::history::VersionId;
 
 /// One version: its header (name, commit, files), its compile state and its schema.
@@ -220,7 +224,10 @@ pub fn compile_history(
 
 /// Compiles the versions `order` names, in that order, handing each to
 /// `each(version, done, total)` as soon as it is compiled (the terminal UI fills its panes
-/// with them while the rest compiles; `total` is `order`'s length). A version `order` leaves
+/// with them while the rest compiles; `total` is `order`'s length). Distinct file sets
+/// compile side by side, a window at a time (see `schema::compile`): versions arrive a
+/// window at a time, in `order`, and a panic while compiling a set fails its versions
+/// only. A version `order` leaves
 /// out stays [`Status::Pending`]: nothing about it is known (see [`needs`]). The caps are
 /// decided over the whole history either way, so a version is over them or not whatever a
 /// command compiles.
@@ -247,23 +254,45 @@ pub fn compile_each(
         .collect();
     cache.plan(planned.iter().map(Vec::as_slice));
     drop(planned);
-    for (done, id) in order.iter().enumerate() {
-        let i = id.index();
-        let (Some(over), Some(version)) = (over.get_mut(i), versions.get(i).map(|l| &l.version))
-        else {
-            continue;
+    let order: Vec<usize> = order
+        .iter()
+        .map(|id| id.index())
+        .filter(|&i| i < versions.len() && i < over.len())
+        .collect();
+    let mut done = 0;
+    while done < order.len() {
+        // The next window of versions to compile (the cache says how many make one), with
+        // the versions over a cap before and between them.
+        let compiled: Vec<Arc<Compiled>> = {
+            let next: Vec<Vec<SourceRef<'_>>> = order[done..]
+                .iter()
+                .filter(|&&i| over[i].is_none())
+                .take(WINDOW_CANDIDATES)
+                .map(|&i| inputs(&versions[i].version))
+                .collect();
+            let next: Vec<&[SourceRef<'_>]> = next.iter().map(Vec::as_slice).collect();
+            cache.compile_window(&next)
         };
-        let compiled = match over.take() {
-            Some(reason) => caps::not_compiled(version, reason),
-            None => compile_guarded(&mut cache, &inputs(version)),
-        };
-        let compiled = with_problems(compiled, &version.problems);
-        let failed = Arc::new(failed_files(version, &compiled));
-        let (unchanged_since, same_as) = compare_with_earlier(&versions[..i], &compiled);
-        let l = &mut versions[i];
-        (l.compiled, l.failed_files) = (compiled, failed);
-        (l.unchanged_since, l.same_as) = (unchanged_since, same_as);
-        each(l, done + 1, total);
+        let mut compiled = compiled.into_iter();
+        while let Some(&i) = order.get(done) {
+            let result = match over[i].take() {
+                Some(reason) => caps::not_compiled(&versions[i].version, reason),
+                None => match compiled.next() {
+                    Some(c) => c,
+                    // The window ends here: the next one starts with this version.
+                    None => break,
+                },
+            };
+            done += 1;
+            let version = &versions[i].version;
+            let result = with_problems(result, &version.problems);
+            let failed = Arc::new(failed_files(version, &result));
+            let (unchanged_since, same_as) = compare_with_earlier(&versions[..i], &result);
+            let l = &mut versions[i];
+            (l.compiled, l.failed_files) = (result, failed);
+            (l.unchanged_since, l.same_as) = (unchanged_since, same_as);
+            each(l, done, total);
+        }
     }
     if !order.is_sorted() {
         relink(&mut versions);
@@ -295,31 +324,6 @@ fn inputs(version: &Version) -> Vec<SourceRef<'_>> {
             origin: f.origin,
         })
         .collect()
-}
-
-/// Compiles one version; a panic in the compilers or in our normalization (a bug, on input
-/// nothing bounded yet) fails that version with a diagnostic instead of the whole history.
-fn compile_guarded(cache: &mut Cache, inputs: &[SourceRef<'_>]) -> Arc<Compiled> {
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| cache.compile(inputs))) {
-        Ok(c) => c,
-        Err(e) => {
-            let why = e
-                .downcast_ref::<String>()
-                .map(String::as_str)
-                .or_else(|| e.downcast_ref::<&str>().copied())
-                .unwrap_or("a panic");
-            Arc::new(Compiled::failed(
-                format!(
-                    "internal error while compiling this version ({}): not judged; please report it",
-                    crate::sanitize::line(why)
-                ),
-                inputs
-                    .iter()
-                    .filter(|f| f.origin == crate::schema::Origin::Root)
-                    .count(),
-            ))
-        }
-    }
 }
 
 /// A version's compile result with the problems met while reading it (`Version::problems`)

@@ -92,17 +92,7 @@ pub fn compile_more(project: Project, ids: &[VersionId]) -> Project {
     }
     super::relink(&mut versions);
     let mut stats = stats;
-    let (a, b) = (&mut stats.compile, &more.stats.compile);
-    a.parse += b.parse;
-    a.link += b.link;
-    a.normalize += b.normalize;
-    a.protoc += b.protoc;
-    a.blobs_parsed += b.blobs_parsed;
-    a.sets_compiled += b.sets_compiled;
-    a.sets_reused += b.sets_reused;
-    a.protoc_units += b.protoc_units;
-    a.protoc_reused += b.protoc_reused;
-    a.protox_files += b.protox_files;
+    stats.compile.add(&more.stats.compile);
     stats.total += started.elapsed();
     Project {
         repo_root: more.repo_root,

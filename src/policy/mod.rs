@@ -18,6 +18,8 @@ pub mod semver;
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::judge::{Comparer, Counts, Ignores, Scope};
 use crate::load::lineage;
 use crate::load::{Project, VersionId};
@@ -114,12 +116,13 @@ pub fn analyze_with(cmp: &Comparer<'_>, settings: &Settings) -> Result<Analysis,
             &versions[h.at.index()].compiled.schema,
         );
     }
+    // Each version's report on its own thread; `collect` keeps history order.
     let mut reports: Vec<VersionReport> = versions
-        .iter()
-        .map(|v| {
+        .par_iter()
+        .zip(changes_of)
+        .map(|(v, changes)| {
             let i = v.id.index();
             let prev = previous[i];
-            let changes = changes_of[i].take();
             let semver = semver::check(
                 versions,
                 cmp.scope(),

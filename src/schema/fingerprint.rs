@@ -6,14 +6,18 @@
 //! apart in an order-independent way (a map's entries in any order hash the same);
 //! the set's digest is SHA-256 over the files' names and digests in that order. A file's
 //! digest is memoized by its blob and the blobs of its import closure (what linking it
-//! depends on), so a file shared by many versions is encoded once.
+//! depends on), which compiler put each of those files into the pool, and whether the pool
+//! has custom options: all its digest depends on, so a file shared by many versions is
+//! encoded once, and a version's fingerprint does not depend on which versions were
+//! compiled before it or beside it.
 //! A root closure: the model of each reached message, enum and service, in name order, each
 //! message followed by the extensions declared for it (none: nothing added, so a closure
 //! without extensions keeps the fingerprint it had before extensions were modelled).
 //!
 //! A fingerprint match is a hint; "unchanged" is decided by comparing content.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::{Mutex, PoisonError};
 
 use super::wire::{SOURCE_CODE_INFO, strip_fields};
 use prost_reflect::DescriptorPool;
@@ -21,15 +25,35 @@ use sha2::{Digest, Sha256};
 
 use super::model::Content;
 
-/// File digests by the digest of (file, blob, import closure blobs).
-pub type Memo = HashMap<[u8; 32], [u8; 32]>;
+/// File digests by the digest of what they depend on (see [`of_pool`]), shared by the sets
+/// that compile side by side. An entry is a function of its key alone, so which set puts it
+/// there first changes nothing.
+#[derive(Default)]
+pub struct Memo(Mutex<HashMap<[u8; 32], [u8; 32]>>);
+
+impl Memo {
+    fn get_or(&self, key: [u8; 32], digest: impl FnOnce() -> [u8; 32]) -> [u8; 32] {
+        if let Some(d) = self.held().get(&key) {
+            return *d;
+        }
+        // Computed outside the lock: another set may compute the same, equal, digest.
+        let d = digest();
+        *self.held().entry(key).or_insert(d)
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<[u8; 32], [u8; 32]>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
 
 /// The fingerprint of a pool, with the digest of each of its files; `blobs` maps the
-/// repository's file names to blob ids (other files are protox's own, fixed for a build).
+/// repository's file names to blob ids (other files are protox's own, fixed for a build);
+/// `by_protox` names the files protox put into the pool (protoc put the others).
 pub fn of_pool(
     pool: &DescriptorPool,
     blobs: &HashMap<&str, &str>,
-    memo: &mut Memo,
+    by_protox: &HashSet<String>,
+    memo: &Memo,
 ) -> (String, HashMap<String, [u8; 32]>) {
     // Custom options exist only where something extends an options message.
     let custom_options = pool.all_extensions().any(|x| {
@@ -43,8 +67,8 @@ pub fn of_pool(
         // A closure with a file of no blob (the compiler's own, which protox and protoc
         // supply in different versions) is hashed anew: a memo keyed on it could hand one
         // version the other compiler's digest.
-        let digest = match closure_key(&file, blobs) {
-            Some(key) => *memo.entry(key).or_insert_with(digest_of),
+        let digest = match closure_key(&file, blobs, by_protox, custom_options) {
+            Some(key) => memo.get_or(key, digest_of),
             None => digest_of(),
         };
         digests.insert(file.name().to_string(), digest);
@@ -223,11 +247,15 @@ fn value_digest(value: &prost_reflect::Value, depth: usize) -> [u8; 32] {
     h.finalize().into()
 }
 
-/// SHA-256 over the sorted (name, blob) of a file and everything it imports, transitively;
-/// None when one of them has no blob.
+/// SHA-256 over the sorted (name, blob, compiler) of a file and everything it imports,
+/// transitively, and whether the pool has custom options; None when one of them has no
+/// blob. protox and protoc describe one file differently (protoc fills in more), so a file
+/// reached through protox in one set and through protoc in another has two digests.
 fn closure_key(
     file: &prost_reflect::FileDescriptor,
     blobs: &HashMap<&str, &str>,
+    by_protox: &HashSet<String>,
+    custom_options: bool,
 ) -> Option<[u8; 32]> {
     let mut seen = BTreeSet::new();
     let mut stack = vec![file.clone()];
@@ -237,6 +265,7 @@ fn closure_key(
         }
     }
     let mut h = Sha256::new();
+    h.update([u8::from(custom_options)]);
     for name in &seen {
         h.update(name.as_bytes());
         h.update([0]);
@@ -247,7 +276,7 @@ fn closure_key(
                 .filter(|b| !b.is_empty())?
                 .as_bytes(),
         );
-        h.update([0]);
+        h.update([0, u8::from(by_protox.contains(name))]);
     }
     Some(h.finalize().into())
 }

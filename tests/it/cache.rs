@@ -28,7 +28,7 @@ const EDITION: &str = "edition = \"2023\";\npackage e;\nimport \"a/common.proto\
 /// Five versions: imports, a well-known type, an embedded third-party proto, a custom
 /// option, an editions file (protoc), a version with a file that does not compile, a
 /// comment-only change.
-fn history() -> Repo {
+pub(crate) fn history() -> Repo {
     let mut r = Repo::new();
     r.write("a/common.proto", COMMON)
         .write("a/api.proto", API)

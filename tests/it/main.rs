@@ -27,6 +27,7 @@ mod needs;
 mod not_judged;
 mod options;
 mod pairing_real;
+mod parallel;
 mod policy;
 mod properties;
 mod rule_fixtures;

@@ -6,7 +6,8 @@
 //! - a field whose type changed and later changed back (data written in between is misread);
 //! - a buf dependency whose `buf.lock` pin moved (`dependencies`).
 //!
-//! The story of each number and name is told in `numbers`.
+//! The story of each number and name is told in `numbers`; `walk` follows each message, enum
+//! and message's extensions across the history, all of them in parallel.
 //!
 //! Versions are walked in history order; a version that did not compile, or that lacks the
 //! message or enum (a partial compile, or before it existed), tells nothing about it.
@@ -14,18 +15,20 @@
 mod dependencies;
 mod numbers;
 mod sorted;
+mod walk;
+
+pub use walk::find;
 
 use numbers::{step, type_key};
 use sorted::Sorted;
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use serde::Serialize;
 
-use crate::judge::Scope;
-use crate::load::{Loaded, VersionId, lineage};
-use crate::schema::graph::{build, type_text};
+use crate::load::{Loaded, VersionId};
+use crate::schema::graph::type_text;
 use crate::schema::model::{Cardinality, Content, Enum, Extension, Field, Message};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -131,20 +134,6 @@ impl PartialEq for Decl<'_> {
     }
 }
 
-/// The types of declarations, each text held once: most fields of a history share a few
-/// dozen types, and a copy per field and version added up on large schemas.
-#[derive(Default)]
-struct Types(HashMap<String, Rc<str>>);
-
-impl Types {
-    fn get(&mut self, text: String) -> Rc<str> {
-        self.0
-            .entry(text)
-            .or_insert_with_key(|t| Rc::from(t.as_str()))
-            .clone()
-    }
-}
-
 /// One number's story so far.
 #[derive(Default)]
 struct Track<'a> {
@@ -211,121 +200,21 @@ impl Container<'_> {
     }
 }
 
-/// Every hazard of the history, in the order they show. With a root, only the messages and
-/// enums it reaches in some version are followed.
-pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
-    let mut containers: BTreeMap<String, Container<'_>> = BTreeMap::new();
-    let mut types = Types::default();
-    let mut out = Vec::new();
-    for (i, v) in versions.iter().enumerate() {
-        if let Some(prev) =
-            lineage::previous_to_compare(versions, v.id).and_then(|p| versions.get(p.index()))
-        {
-            dependencies::moved(prev, v, i, &mut out);
-        }
-        if v.schema().is_none() {
-            continue;
-        }
-        let content = &v.compiled.schema.content;
-        if v.unchanged_since.is_some() {
-            // The same content as the version before: nothing can show here, but what is
-            // still there was held here too.
-            for (key, c) in containers.iter_mut() {
-                let here = match key.strip_suffix(" (extensions)") {
-                    Some(extendee) => content.extensions.contains_key(extendee),
-                    None => content.messages.contains_key(key) || content.enums.contains_key(key),
-                };
-                if here {
-                    c.seen_again(i);
-                }
-            }
-            continue;
-        }
-        // A set: the lookup runs once per message and enum (a 50,000-type root was quadratic).
-        let reached: Option<HashSet<String>> = scope.root().map(|r| {
-            if scope.present_in(content) {
-                build(content, r).names().map(str::to_string).collect()
-            } else {
-                HashSet::new()
-            }
-        });
-        let in_scope = |n: &str| reached.as_ref().is_none_or(|s| s.contains(n));
-        for m in own_messages(content) {
-            if in_scope(&m.full_name) {
-                let c = containers.entry(m.full_name.clone()).or_default();
-                if c.last_message == Some(m) {
-                    c.seen_again(i);
-                } else {
-                    c.last_message = Some(m);
-                    message(c, m, i, versions, &mut types, &mut out);
-                }
-            }
-        }
-        // The extensions of each message, own or not (custom options extend descriptor.proto's
-        // messages): their numbers can be reused too.
-        for (extendee, exts) in &content.extensions {
-            if in_scope(extendee)
-                && exts
-                    .values()
-                    .any(|x| content.files.get(&x.file).is_some_and(|f| !f.external))
-            {
-                let c = containers
-                    .entry(format!("{extendee} (extensions)"))
-                    .or_default();
-                if c.last_extensions == Some(exts) {
-                    c.seen_again(i);
-                } else {
-                    c.last_extensions = Some(exts);
-                    extensions(c, extendee, exts, i, versions, &mut types, &mut out);
-                }
-            }
-        }
-        // A message still there whose extensions are all gone.
-        for (key, c) in containers.iter_mut() {
-            let Some(extendee) = key.strip_suffix(" (extensions)") else {
-                continue;
-            };
-            if content.messages.contains_key(extendee)
-                && !content.extensions.contains_key(extendee)
-                && c.last_extensions.as_ref().is_some_and(|x| !x.is_empty())
-            {
-                c.last_extensions = Some(&NO_EXTENSIONS);
-                extensions(
-                    c,
-                    extendee,
-                    &NO_EXTENSIONS,
-                    i,
-                    versions,
-                    &mut types,
-                    &mut out,
-                );
-            }
-        }
-        for e in own_enums(content) {
-            if in_scope(&e.full_name) {
-                let c = containers.entry(e.full_name.clone()).or_default();
-                if c.last_enum == Some(e) {
-                    c.seen_again(i);
-                } else {
-                    c.last_enum = Some(e);
-                    enumeration(c, e, i, versions, &mut out);
-                }
-            }
-        }
-    }
-    out
+fn own_messages(c: &Content) -> impl Iterator<Item = &Message> {
+    c.messages.values().filter(|m| own_message(c, m))
 }
 
-fn own_messages(c: &Content) -> impl Iterator<Item = &Message> {
-    c.messages
-        .values()
-        .filter(|m| !m.map_entry && c.files.get(&m.file).is_some_and(|f| !f.external))
+/// A message of the repository's own (not a map entry, not from an external file).
+fn own_message(c: &Content, m: &Message) -> bool {
+    !m.map_entry && c.files.get(&m.file).is_some_and(|f| !f.external)
 }
 
 fn own_enums(c: &Content) -> impl Iterator<Item = &Enum> {
-    c.enums
-        .values()
-        .filter(|e| c.files.get(&e.file).is_some_and(|f| !f.external))
+    c.enums.values().filter(|e| own_enum(c, e))
+}
+
+fn own_enum(c: &Content, e: &Enum) -> bool {
+    c.files.get(&e.file).is_some_and(|f| !f.external)
 }
 
 fn name(versions: &[Loaded], i: usize) -> String {
@@ -337,7 +226,6 @@ fn message<'a>(
     m: &'a Message,
     i: usize,
     versions: &[Loaded],
-    types: &mut Types,
     out: &mut Vec<Hazard>,
 ) {
     let present: BTreeMap<i64, Decl<'a>> = m
@@ -348,8 +236,8 @@ fn message<'a>(
                 i64::from(f.number),
                 Decl {
                     name: &f.name,
-                    ty: types.get(type_key(f)),
-                    shown: types.get(type_text(f)),
+                    ty: type_key(f).into(),
+                    shown: type_text(f).into(),
                 },
             )
         })
@@ -378,7 +266,6 @@ fn extensions<'a>(
     exts: &'a BTreeMap<u32, Extension>,
     i: usize,
     versions: &[Loaded],
-    types: &mut Types,
     out: &mut Vec<Hazard>,
 ) {
     let present: BTreeMap<i64, Decl<'a>> = exts
@@ -388,8 +275,8 @@ fn extensions<'a>(
                 i64::from(x.field.number),
                 Decl {
                     name: &x.full_name,
-                    ty: types.get(type_key(&x.field)),
-                    shown: types.get(type_text(&x.field)),
+                    ty: type_key(&x.field).into(),
+                    shown: type_text(&x.field).into(),
                 },
             )
         })

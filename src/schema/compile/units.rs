@@ -66,7 +66,7 @@ pub(super) struct Target<'a> {
     /// The closure as (path, blob).
     pub blobs: Vec<(String, String)>,
     /// Why protox could not parse it, if that is why it is here.
-    pub protox_error: Option<&'a Diagnostic>,
+    pub protox_error: Option<Diagnostic>,
     /// The line of its `edition` statement, for a diagnostic without protoc.
     pub edition_line: u32,
 }
@@ -117,11 +117,12 @@ impl<'a> Target<'a> {
 pub(super) fn compile(
     units: &mut HashMap<UnitKey, Unit>,
     bad: &mut HashSet<(String, String)>,
-    targets: &[Target<'_>],
+    targets: &[&Target<'_>],
 ) -> usize {
     let mut seen = HashSet::new();
     let todo: Vec<&Target<'_>> = targets
         .iter()
+        .copied()
         .filter(|t| !units.contains_key(&t.key) && seen.insert(&t.key))
         .collect();
     let fresh: Vec<(UnitKey, Unit)> = match protoc::locate() {
@@ -130,12 +131,12 @@ pub(super) fn compile(
             let (alone, together): (Vec<&Target<'_>>, Vec<&Target<'_>>) = todo
                 .iter()
                 .partition(|t| t.blobs.iter().any(|b| bad.contains(b)));
-            let per_call = together
-                .len()
-                .div_ceil(rayon::current_num_threads().max(1))
-                .max(1);
-            let mut calls: Vec<Vec<&Target<'_>>> =
-                together.chunks(per_call).map(<[_]>::to_vec).collect();
+            let threads = rayon::current_num_threads().max(1);
+            let mut calls: Vec<Vec<&Target<'_>>> = Vec::new();
+            for group in one_text_per_path(together) {
+                let per_call = group.len().div_ceil(threads).max(1);
+                calls.extend(group.chunks(per_call).map(<[_]>::to_vec));
+            }
             calls.extend(alone.into_iter().map(|t| vec![t]));
             calls
                 .par_iter()
@@ -162,6 +163,29 @@ pub(super) fn compile(
     let n = fresh.len();
     units.extend(fresh);
     n
+}
+
+/// `targets` in groups that can share a protoc call: in each, one blob per path (the sets
+/// of a window may hold two versions of one file, and a call reads one text per path).
+/// Each target joins the first group it agrees with, in order.
+fn one_text_per_path<'t, 'a>(targets: Vec<&'t Target<'a>>) -> Vec<Vec<&'t Target<'a>>> {
+    let mut groups: Vec<(HashMap<&'t str, &'t str>, Vec<&'t Target<'a>>)> = Vec::new();
+    for t in targets {
+        let agrees = |files: &HashMap<&str, &str>| {
+            t.blobs
+                .iter()
+                .all(|(p, b)| files.get(p.as_str()).is_none_or(|x| x == b))
+        };
+        let closure = t.blobs.iter().map(|(p, b)| (p.as_str(), b.as_str()));
+        match groups.iter_mut().find(|(files, _)| agrees(files)) {
+            Some((files, members)) => {
+                files.extend(closure);
+                members.push(t);
+            }
+            None => groups.push((closure.collect(), vec![t])),
+        }
+    }
+    groups.into_iter().map(|(_, members)| members).collect()
 }
 
 /// Runs the units of `chunk`, as few protoc calls as it takes: all together first; after a
@@ -224,7 +248,7 @@ fn run_batch(protoc: &protoc::Protoc, chunk: &[&Target<'_>]) -> Vec<(UnitKey, Un
 
 /// Why a target was not compiled when there is no protoc.
 fn without_protoc(t: &Target<'_>, why: &str) -> Diagnostic {
-    match t.protox_error {
+    match &t.protox_error {
         Some(d) => Diagnostic {
             message: format!("{} (protoc would be tried next, but {why})", d.message),
             ..d.clone()
@@ -263,7 +287,7 @@ pub(super) fn join(
         let Some(unit) = units.get(&t.key) else {
             continue;
         };
-        match (unit.as_ref(), t.protox_error) {
+        match (unit.as_ref(), &t.protox_error) {
             // A file protox could not parse either: protox's reason reads better.
             (Err(_), Some(d)) => diagnostics.push(d.clone()),
             (Err(ds), None) => diagnostics.extend(ds.iter().map(|d| in_target(d, t.path))),

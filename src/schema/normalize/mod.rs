@@ -22,13 +22,15 @@ use prost_reflect::{
 /// editions file (their `syntax` was rewritten to proto2 for prost-reflect); every element's
 /// features are resolved from it. What the model cannot hold (two extensions with one number,
 /// which protoc rejects and protox links) goes to `diagnostics`. Also returns each file's
-/// fingerprint digest (what the on-disk cache keeps per file).
+/// fingerprint digest (what the on-disk cache keeps per file); `by_protox` names the files
+/// protox put into the pool (the digests depend on the compiler).
 pub fn normalize(
     pool: &DescriptorPool,
     own: &HashMap<String, (String, Arc<FileDocs>, Origin)>,
     editions: &HashMap<String, i32>,
     local: &HashSet<String>,
-    memo: &mut Memo,
+    by_protox: &HashSet<String>,
+    memo: &Memo,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> (Schema, HashMap<String, [u8; 32]>) {
     let mut schema = Schema::default();
@@ -37,7 +39,7 @@ pub fn normalize(
         .iter()
         .map(|(name, (blob, _, _))| (name.as_str(), blob.as_str()))
         .collect();
-    let (fingerprint, digests) = fingerprint::of_pool(pool, &blobs, memo);
+    let (fingerprint, digests) = fingerprint::of_pool(pool, &blobs, by_protox, memo);
     schema.fingerprint = fingerprint;
     for file in pool.files() {
         let origin = own

@@ -2,7 +2,8 @@
 //! parts), putting it together, and storing what a compile gave.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -47,12 +48,23 @@ const TRANSIENT: &[&str] = &[
     "internal error",
 ];
 
+/// A part read once, however many sets compiling side by side ask for it.
+type PartCell = Arc<OnceLock<Option<Arc<Part>>>>;
+
+/// Shared by the sets of a window (they look up, put together and store in parallel): each
+/// map behind its own lock, held for a look-up or an insert only, never while an entry is
+/// read, decoded or written.
 pub(in super::super) struct Disk {
     store: Arc<Store>,
-    records: HashMap<(String, String), Option<Record>>,
-    parts: HashMap<[u8; 32], Option<Arc<Part>>>,
-    stored: HashSet<[u8; 32]>,
-    pub(in super::super) stats: DiskStats,
+    records: Mutex<HashMap<(String, String), Option<Record>>>,
+    parts: Mutex<HashMap<[u8; 32], PartCell>>,
+    stored: Mutex<HashSet<[u8; 32]>>,
+    stats: Mutex<DiskStats>,
+}
+
+/// A lock whose holder panicked still guards whole inserts: nothing is half-written.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Drop for Disk {
@@ -101,17 +113,26 @@ impl Disk {
     pub(super) fn new(store: Arc<Store>) -> Disk {
         Disk {
             store,
-            records: HashMap::new(),
-            parts: HashMap::new(),
-            stored: HashSet::new(),
-            stats: DiskStats::default(),
+            records: Mutex::default(),
+            parts: Mutex::default(),
+            stored: Mutex::default(),
+            stats: Mutex::default(),
         }
+    }
+
+    /// The counters so far.
+    pub(in super::super) fn stats(&self) -> DiskStats {
+        lock(&self.stats).clone()
+    }
+
+    pub(super) fn count(&self, f: impl FnOnce(&mut DiskStats)) {
+        f(&mut lock(&self.stats));
     }
 
     /// Keeps the record of a parse the compiler lets go (see `Cache::plan`): the set it was
     /// parsed for is stored after the parse is gone.
-    pub(in super::super) fn remember(&mut self, key: (String, String), parsed: &Parsed) {
-        self.records.insert(key, Some(Record::of(parsed)));
+    pub(in super::super) fn remember(&self, key: (String, String), parsed: &Parsed) {
+        lock(&self.records).insert(key, Some(Record::of(parsed)));
     }
 
     /// The record of a file parsed in this run, whether or not its parse is still held.
@@ -120,16 +141,16 @@ impl Disk {
         match parsed.get(&key) {
             Some(Ok(x)) => Some(Record::of(x)),
             Some(Err(_)) => None,
-            None => self.records.get(&key).cloned().flatten(),
+            None => lock(&self.records).get(&key).cloned().flatten(),
         }
     }
 
-    pub(super) fn record(&mut self, parsed: &ParsedMap, path: &str, blob: &str) -> Option<Record> {
+    pub(super) fn record(&self, parsed: &ParsedMap, path: &str, blob: &str) -> Option<Record> {
         let key = (path.to_string(), blob.to_string());
         if let Some(Ok(p)) = parsed.get(&key) {
             return Some(Record::of(p));
         }
-        if let Some(r) = self.records.get(&key) {
+        if let Some(r) = lock(&self.records).get(&key) {
             return r.clone();
         }
         let r: Option<Record> = self
@@ -137,37 +158,37 @@ impl Disk {
             .get(Kind::Record, &record_key(path, blob))
             .and_then(|bytes| postcard::from_bytes(&bytes).ok());
         if r.is_some() {
-            self.stats.records_hit += 1;
-            self.stored.insert(record_key(path, blob));
+            self.count(|s| s.records_hit += 1);
+            lock(&self.stored).insert(record_key(path, blob));
         } else {
-            self.stats.records_missed += 1;
+            self.count(|s| s.records_missed += 1);
         }
-        self.records.insert(key, r.clone());
+        lock(&self.records).insert(key, r.clone());
         r
     }
 
-    fn part(&mut self, key: &[u8; 32]) -> Option<Arc<Part>> {
-        if let Some(p) = self.parts.get(key) {
-            return p.clone();
-        }
-        let part: Option<Arc<Part>> = self
-            .store
-            .get(Kind::Part, key)
-            .and_then(|bytes| postcard::from_bytes::<Part>(&bytes).ok())
-            .map(Arc::new);
-        if part.is_some() {
-            self.stats.parts_hit += 1;
-            self.stored.insert(*key);
-        } else {
-            self.stats.parts_missed += 1;
-        }
-        self.parts.insert(*key, part.clone());
-        part
+    fn part(&self, key: &[u8; 32]) -> Option<Arc<Part>> {
+        let cell = lock(&self.parts).entry(*key).or_default().clone();
+        cell.get_or_init(|| {
+            let part: Option<Arc<Part>> = self
+                .store
+                .get(Kind::Part, key)
+                .and_then(|bytes| postcard::from_bytes::<Part>(&bytes).ok())
+                .map(Arc::new);
+            if part.is_some() {
+                self.count(|s| s.parts_hit += 1);
+                lock(&self.stored).insert(*key);
+            } else {
+                self.count(|s| s.parts_missed += 1);
+            }
+            part
+        })
+        .clone()
     }
 
     /// The parts of `keys`, each checked to be its file's; None when one is missing.
     fn parts_of<'k>(
-        &mut self,
+        &self,
         keys: impl Iterator<Item = (&'k String, &'k [u8; 32])>,
     ) -> Result<Vec<(&'k String, Arc<Part>)>, HashSet<String>> {
         let mut parts = Vec::new();
@@ -188,10 +209,18 @@ impl Disk {
         }
     }
 
+    /// [`Disk::find`], timed.
+    pub(super) fn lookup(&self, parsed: &ParsedMap, files: &[SourceRef<'_>]) -> Lookup {
+        let started = Instant::now();
+        let found = self.find(parsed, files);
+        self.count(|s| s.lookup += started.elapsed());
+        found
+    }
+
     /// The set from its whole-set entry; else put together from its files' parts when
     /// every file it needs has one and nothing between them would fail; else which files
     /// miss (none: the set cannot be planned, or its parts clash).
-    pub(super) fn lookup(&mut self, parsed: &ParsedMap, files: &[SourceRef<'_>]) -> Lookup {
+    fn find(&self, parsed: &ParsedMap, files: &[SourceRef<'_>]) -> Lookup {
         let whole: Option<Outcome> = self
             .store
             .get(Kind::Set, &set_key(files))
@@ -201,7 +230,7 @@ impl Disk {
         {
             let (mut schema, _) = put_together(&parts);
             schema.fingerprint = o.fingerprint;
-            self.stats.sets_whole += 1;
+            self.count(|s| s.sets_whole += 1);
             return Lookup::Hit(Compiled {
                 status: o.status,
                 schema: Arc::new(schema),
@@ -234,27 +263,35 @@ impl Disk {
         })
     }
 
-    fn put_record(&mut self, parsed: &ParsedMap, path: &str, blob: &str) {
+    fn put_record(&self, parsed: &ParsedMap, path: &str, blob: &str) {
         let key = record_key(path, blob);
-        if !self.stored.contains(&key)
+        if !lock(&self.stored).contains(&key)
             && let Some(record) = self.known(parsed, path, blob)
             && let Ok(bytes) = postcard::to_allocvec(&record)
+            // Another set storing it beside this one writes it instead.
+            && lock(&self.stored).insert(key)
         {
-            self.stored.insert(key);
             self.store.put(Kind::Record, &key, &bytes);
-            self.stats.records_stored += 1;
+            self.count(|s| s.records_stored += 1);
         }
     }
 
-    /// Stores what a compile gave: the records of its files, each pool file's part, and,
-    /// when it had diagnostics, the whole set's outcome.
+    /// [`Disk::put`], timed.
     pub(super) fn save(
-        &mut self,
+        &self,
         parsed: &ParsedMap,
         files: &[SourceRef<'_>],
         compiled: &Compiled,
         extra: &Extra,
     ) {
+        let started = Instant::now();
+        self.put(parsed, files, compiled, extra);
+        self.count(|s| s.store += started.elapsed());
+    }
+
+    /// Stores what a compile gave: the records of its files, each pool file's part, and,
+    /// when it had diagnostics, the whole set's outcome.
+    fn put(&self, parsed: &ParsedMap, files: &[SourceRef<'_>], compiled: &Compiled, extra: &Extra) {
         let transient = compiled
             .diagnostics
             .iter()
@@ -309,21 +346,24 @@ impl Disk {
         let mut split = split(compiled, &extra.digests);
         for (path, key) in &keys {
             // Parts of other sets' files are usually there already.
-            if self.stored.contains(key) || self.store.get(Kind::Part, key).is_some() {
-                self.stored.insert(*key);
+            if lock(&self.stored).contains(key) || self.store.get(Kind::Part, key).is_some() {
+                lock(&self.stored).insert(*key);
                 continue;
             }
             let Some(part) = split.remove(path.as_str()) else {
                 continue;
             };
+            // Another set storing it beside this one writes it instead.
+            if !lock(&self.stored).insert(*key) {
+                continue;
+            }
             if let Ok(bytes) = postcard::to_allocvec(&part) {
                 self.store.put(Kind::Part, key, &bytes);
-                self.stats.parts_stored += 1;
+                self.count(|s| s.parts_stored += 1);
             }
             // Not kept in memory: a cold run holds the models it compiled already (a set
             // put together after a partial compile reads its new parts back).
-            self.stored.insert(*key);
-            self.parts.remove(key);
+            lock(&self.parts).remove(key);
         }
         if clean && plan_holds {
             return;

@@ -32,15 +32,15 @@ mod plan;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::time::Instant;
 
-use super::{Cache, Compiled, Parsed, SourceRef};
-use crate::proto_text::without_bom;
+use rayon::prelude::*;
+
+use super::parse::{ParsedMap, key_of, readable};
+use super::window::guarded;
+use super::{Cache, Compiled, SourceRef};
 pub(super) use disk::Disk;
 use disk::Lookup;
 use plan::given;
-
-type ParsedMap = HashMap<(String, String), Result<Parsed, super::Diagnostic>>;
 
 /// What a compile knows beyond its result, for storing it.
 pub(super) struct Extra {
@@ -54,7 +54,7 @@ impl Cache {
     /// A compiler with the process's on-disk cache, if it is on.
     pub fn new() -> Self {
         Cache {
-            disk: super::super::store::global().map(Disk::new),
+            disk: super::super::store::global().map(|s| Arc::new(Disk::new(s))),
             ..Self::default()
         }
     }
@@ -62,73 +62,131 @@ impl Cache {
     /// A compiler with this on-disk cache (or none).
     pub fn with_store(store: Option<Arc<super::super::store::Store>>) -> Self {
         Cache {
-            disk: store.map(Disk::new),
+            disk: store.map(|s| Arc::new(Disk::new(s))),
             ..Self::default()
         }
     }
 
-    /// A file set put together from the on-disk cache when it can be; else, when only some
-    /// files miss, those compiled with what they need (and stored) and the set put
-    /// together; else compiled whole (and stored when clean).
-    pub(super) fn compile_or_load(&mut self, files: &[SourceRef<'_>]) -> Compiled {
-        let Some(disk) = self.disk.as_mut() else {
-            return self.compile_new(files).0;
+    /// Distinct sets compiled side by side, each put together from the on-disk cache when it
+    /// can be; else, when only some files miss, those compiled with what they need (and
+    /// stored) and the set put together; else compiled whole (and stored when clean). A
+    /// panic fails its set only (`Err`: why).
+    pub(super) fn compile_or_load(
+        &mut self,
+        sets: &[&[SourceRef<'_>]],
+    ) -> Vec<Result<Compiled, String>> {
+        let Some(disk) = self.disk.clone() else {
+            let jobs: Vec<_> = sets.iter().map(|s| s.to_vec()).collect();
+            return self
+                .compile_jobs(&jobs)
+                .into_iter()
+                .map(|r| r.map(|(c, _)| c))
+                .collect();
         };
         // Files never seen (a monorepo's changed file) are parsed now: their keys need it.
-        let unseen: Vec<SourceRef<'_>> = files
+        let held = &self.parsed;
+        let mut seen = HashSet::new();
+        let blobs: Vec<SourceRef<'_>> = sets
             .iter()
-            .filter(|f| disk.record(&self.parsed, f.path, f.blob).is_none())
-            .map(|f| SourceRef {
-                text: f.text.map(without_bom),
-                ..*f
-            })
+            .flat_map(|s| readable(s))
+            .filter(|f| !held.contains_key(&key_of(f)) && seen.insert(key_of(f)))
             .collect();
-        for f in &unseen {
-            let _ = self.parse(f);
-        }
-        let Some(disk) = self.disk.as_mut() else {
-            return self.compile_new(files).0;
-        };
-        let started = Instant::now();
-        let first = disk.lookup(&self.parsed, files);
-        disk.stats.lookup += started.elapsed();
-        match first {
-            Lookup::Hit(c) => {
-                disk.stats.sets_hit += 1;
-                return c;
-            }
-            Lookup::Missing(plan, missing) => {
-                let subset = plan.subset(files, &missing);
-                if subset.len() < given(files).len() {
-                    let (sub, extra) = self.compile_new(&subset);
-                    self.save(&subset, &sub, &extra);
-                    if let Some(disk) = self.disk.as_mut() {
-                        let started = Instant::now();
-                        let second = disk.lookup(&self.parsed, files);
-                        disk.stats.lookup += started.elapsed();
-                        if let Lookup::Hit(c) = second {
-                            disk.stats.sets_partial += 1;
-                            disk.stats.files_compiled += subset.len();
-                            return c;
-                        }
-                    }
+        let unseen: Vec<SourceRef<'_>> = blobs
+            .into_par_iter()
+            .filter(|f| disk.record(held, f.path, f.blob).is_none())
+            .collect();
+        self.parse_all(&unseen);
+        let held = &self.parsed;
+        let first: Vec<Result<Lookup, String>> = sets
+            .par_iter()
+            .map(|files| guarded(|| disk.lookup(held, files)))
+            .collect();
+        let mut out: Vec<Option<Result<Compiled, String>>> =
+            (0..sets.len()).map(|_| None).collect();
+        // (set, compiled in part)
+        let mut jobs: Vec<(usize, bool)> = Vec::new();
+        let mut files: Vec<Vec<SourceRef<'_>>> = Vec::new();
+        for (i, (found, set)) in first.into_iter().zip(sets).enumerate() {
+            match found {
+                Err(why) => out[i] = Some(Err(why)),
+                Ok(Lookup::Hit(c)) => {
+                    disk.count(|s| s.sets_hit += 1);
+                    out[i] = Some(Ok(c));
+                }
+                Ok(Lookup::Missing(plan, missing)) => {
+                    let subset = plan.subset(set, &missing);
+                    let partial = subset.len() < given(set).len();
+                    jobs.push((i, partial));
+                    files.push(if partial { subset } else { set.to_vec() });
+                }
+                Ok(Lookup::Miss) => {
+                    jobs.push((i, false));
+                    files.push(set.to_vec());
                 }
             }
-            Lookup::Miss => {}
         }
-        let (c, extra) = self.compile_new(files);
-        self.save(files, &c, &extra);
-        if let Some(disk) = self.disk.as_mut() {
-            disk.stats.sets_missed += 1;
+        let compiled = self.compile_and_save(&files);
+        let mut whole: Vec<usize> = Vec::new();
+        let mut partial: Vec<(usize, usize)> = Vec::new();
+        for ((i, part), (result, job)) in jobs.into_iter().zip(compiled.into_iter().zip(&files)) {
+            match result {
+                Ok(_) if part => partial.push((i, job.len())),
+                Ok((c, _)) => out[i] = Some(Ok(c)),
+                Err(why) => out[i] = Some(Err(why)),
+            }
+            if !part {
+                self.count(|s| s.sets_missed += 1);
+            }
         }
-        c
+        // Sets compiled in part, put together now that their files' parts are stored.
+        let held = &self.parsed;
+        let second: Vec<Result<Lookup, String>> = partial
+            .par_iter()
+            .map(|&(i, _)| guarded(|| disk.lookup(held, sets[i])))
+            .collect();
+        for (&(i, n), found) in partial.iter().zip(second) {
+            match found {
+                Ok(Lookup::Hit(c)) => {
+                    disk.count(|s| {
+                        s.sets_partial += 1;
+                        s.files_compiled += n;
+                    });
+                    out[i] = Some(Ok(c));
+                }
+                _ => whole.push(i),
+            }
+        }
+        whole.sort_unstable();
+        let files: Vec<Vec<SourceRef<'_>>> = whole.iter().map(|&i| sets[i].to_vec()).collect();
+        for (&i, result) in whole.iter().zip(self.compile_and_save(&files)) {
+            self.count(|s| s.sets_missed += 1);
+            out[i] = Some(result.map(|(c, _)| c));
+        }
+        out.into_iter()
+            .map(|r| r.unwrap_or_else(|| Err("no result".to_string())))
+            .collect()
     }
 
-    fn save(&mut self, files: &[SourceRef<'_>], compiled: &Compiled, extra: &Extra) {
-        if let Some(disk) = self.disk.as_mut() {
-            let started = Instant::now();
-            disk.save(&self.parsed, files, compiled, extra);
-            disk.stats.store += started.elapsed();
+    /// Compiles `jobs` and stores what each gave (side by side).
+    fn compile_and_save(
+        &mut self,
+        jobs: &[Vec<SourceRef<'_>>],
+    ) -> Vec<Result<(Compiled, Extra), String>> {
+        let results = self.compile_jobs(jobs);
+        if let Some(disk) = self.disk.as_ref() {
+            let held = &self.parsed;
+            jobs.par_iter().zip(&results).for_each(|(files, result)| {
+                if let Ok((compiled, extra)) = result {
+                    disk.save(held, files, compiled, extra);
+                }
+            });
+        }
+        results
+    }
+
+    fn count(&self, f: impl FnOnce(&mut DiskStats)) {
+        if let Some(disk) = self.disk.as_ref() {
+            disk.count(f);
         }
     }
 }

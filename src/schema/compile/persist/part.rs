@@ -144,12 +144,16 @@ mod tests {
             oneof o { string s = 3; } enum E { X = 0; } optional group G = 4 { optional int32 b = 5; } }\n\
             service S { rpc Call(M) returns (stream M); }\n";
         let mut cache = super::super::super::Cache::new();
-        let (compiled, extra) = cache.compile_new(&[SourceRef {
-            path: "p.proto",
-            blob: "b1",
-            text: Ok(text),
-            origin: Origin::Root,
-        }]);
+        let (compiled, extra) = cache
+            .compile_jobs(&[vec![SourceRef {
+                path: "p.proto",
+                blob: "b1",
+                text: Ok(text),
+                origin: Origin::Root,
+            }]])
+            .pop()
+            .unwrap()
+            .unwrap();
         assert!(
             compiled.diagnostics.is_empty(),
             "{:?}",

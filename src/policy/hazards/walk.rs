@@ -1,0 +1,215 @@
+//! The walk over the history: each message, enum and message's extensions followed on its
+//! own, all of them in parallel (a story depends on its own declarations only), and the
+//! hazards put in the order they show: by version, then buf dependencies, messages,
+//! extensions, extensions gone, enums, each by name.
+
+use std::collections::{BTreeSet, HashSet};
+
+use rayon::prelude::*;
+
+use super::{
+    Container, Hazard, NO_EXTENSIONS, dependencies, enumeration, extensions, message, own_enum,
+    own_enums, own_message, own_messages,
+};
+use crate::judge::Scope;
+use crate::load::{Loaded, lineage};
+use crate::schema::graph::build;
+use crate::schema::model::Content;
+
+/// Where a hazard goes among those of its version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Phase {
+    Dependency,
+    Message,
+    Extensions,
+    ExtensionsGone,
+    Enum,
+}
+
+/// A hazard with its place: (version, phase, container name).
+type Placed<'a> = (usize, Phase, &'a str, Hazard);
+
+/// Every hazard of the history, in the order they show. With a root, only the messages and
+/// enums it reaches in some version are followed.
+pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
+    let mut placed: Vec<Placed<'_>> = Vec::new();
+    for (i, v) in versions.iter().enumerate() {
+        if let Some(prev) =
+            lineage::previous_to_compare(versions, v.id).and_then(|p| versions.get(p.index()))
+        {
+            let mut out = Vec::new();
+            dependencies::moved(prev, v, i, &mut out);
+            placed.extend(out.into_iter().map(|h| (i, Phase::Dependency, "", h)));
+        }
+    }
+    // Each version whose content is new: what the root reaches there (None: everything). A
+    // set: the lookup runs once per message and enum (a 50,000-type root was quadratic).
+    let reach: Vec<Option<Option<HashSet<String>>>> = versions
+        .par_iter()
+        .map(|v| {
+            let content = &v.schema().filter(|_| v.unchanged_since.is_none())?.content;
+            Some(scope.root().map(|r| {
+                if scope.present_in(content) {
+                    build(content, r).names().map(str::to_string).collect()
+                } else {
+                    HashSet::new()
+                }
+            }))
+        })
+        .collect();
+    let in_scope = |i: usize, name: &str| {
+        reach.get(i).is_some_and(|r| {
+            r.as_ref()
+                .is_some_and(|r| r.as_ref().is_none_or(|s| s.contains(name)))
+        })
+    };
+    // The containers: messages and enums by full name (one story when a name changes kind),
+    // and the extensions of each message.
+    let mut types: BTreeSet<&str> = BTreeSet::new();
+    let mut extended: BTreeSet<&str> = BTreeSet::new();
+    for (i, v) in versions.iter().enumerate() {
+        let Some(content) = v.schema().filter(|_| v.unchanged_since.is_none()) else {
+            continue;
+        };
+        let content = &content.content;
+        let names = own_messages(content)
+            .map(|m| m.full_name.as_str())
+            .chain(own_enums(content).map(|e| e.full_name.as_str()));
+        types.extend(names.filter(|n| in_scope(i, n)));
+        extended.extend(
+            content
+                .extensions
+                .keys()
+                .map(String::as_str)
+                .filter(|x| in_scope(i, x) && has_own(content, x)),
+        );
+    }
+    let types: Vec<&str> = types.into_iter().collect();
+    let extended: Vec<&str> = extended.into_iter().collect();
+    let found: Vec<Vec<Placed<'_>>> = types
+        .par_iter()
+        .map(|&name| type_story(versions, name, &in_scope))
+        .chain(
+            extended
+                .par_iter()
+                .map(|&name| extension_story(versions, name, &in_scope)),
+        )
+        .collect();
+    placed.extend(found.into_iter().flatten());
+    // Stable: the hazards of one step keep their order.
+    placed.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    placed.into_iter().map(|(_, _, _, h)| h).collect()
+}
+
+/// Some extension of `extendee` is declared in a file of the repository.
+fn has_own(content: &Content, extendee: &str) -> bool {
+    content.extensions.get(extendee).is_some_and(|exts| {
+        exts.values()
+            .any(|x| content.files.get(&x.file).is_some_and(|f| !f.external))
+    })
+}
+
+/// The content of version `v` when it is new (not the same as the version before); the
+/// version before's when it is the same, flagged.
+fn content_of(v: &Loaded) -> Option<(&Content, bool)> {
+    let schema = v.schema()?;
+    Some((&schema.content, v.unchanged_since.is_some()))
+}
+
+/// The story of the message or enum `name` across the history.
+fn type_story<'a>(
+    versions: &'a [Loaded],
+    name: &'a str,
+    in_scope: &(dyn Fn(usize, &str) -> bool + Sync),
+) -> Vec<Placed<'a>> {
+    let mut c = Container::default();
+    let mut placed = Vec::new();
+    for (i, v) in versions.iter().enumerate() {
+        let Some((content, unchanged)) = content_of(v) else {
+            continue;
+        };
+        if unchanged {
+            // Nothing can show here, but what is still there was held here too.
+            if content.messages.contains_key(name) || content.enums.contains_key(name) {
+                c.seen_again(i);
+            }
+            continue;
+        }
+        if !in_scope(i, name) {
+            continue;
+        }
+        let mut out = Vec::new();
+        if let Some(m) = content
+            .messages
+            .get(name)
+            .filter(|m| own_message(content, m))
+        {
+            if c.last_message == Some(m) {
+                c.seen_again(i);
+            } else {
+                c.last_message = Some(m);
+                message(&mut c, m, i, versions, &mut out);
+            }
+            placed.extend(out.drain(..).map(|h| (i, Phase::Message, name, h)));
+        }
+        if let Some(e) = content.enums.get(name).filter(|e| own_enum(content, e)) {
+            if c.last_enum == Some(e) {
+                c.seen_again(i);
+            } else {
+                c.last_enum = Some(e);
+                enumeration(&mut c, e, i, versions, &mut out);
+            }
+            placed.extend(out.drain(..).map(|h| (i, Phase::Enum, name, h)));
+        }
+    }
+    placed
+}
+
+/// The story of the extensions of message `extendee` across the history.
+fn extension_story<'a>(
+    versions: &'a [Loaded],
+    extendee: &'a str,
+    in_scope: &(dyn Fn(usize, &str) -> bool + Sync),
+) -> Vec<Placed<'a>> {
+    let mut c = Container::default();
+    let mut placed = Vec::new();
+    for (i, v) in versions.iter().enumerate() {
+        let Some((content, unchanged)) = content_of(v) else {
+            continue;
+        };
+        if unchanged {
+            if content.extensions.contains_key(extendee) {
+                c.seen_again(i);
+            }
+            continue;
+        }
+        let mut out = Vec::new();
+        // The extensions of each message, own or not (custom options extend
+        // descriptor.proto's messages): their numbers can be reused too.
+        if let Some(exts) = content.extensions.get(extendee)
+            && in_scope(i, extendee)
+            && has_own(content, extendee)
+        {
+            if c.last_extensions == Some(exts) {
+                c.seen_again(i);
+            } else {
+                c.last_extensions = Some(exts);
+                extensions(&mut c, extendee, exts, i, versions, &mut out);
+            }
+            placed.extend(out.drain(..).map(|h| (i, Phase::Extensions, extendee, h)));
+        }
+        // A message still there whose extensions are all gone.
+        if content.messages.contains_key(extendee)
+            && !content.extensions.contains_key(extendee)
+            && c.last_extensions.as_ref().is_some_and(|x| !x.is_empty())
+        {
+            c.last_extensions = Some(&NO_EXTENSIONS);
+            extensions(&mut c, extendee, &NO_EXTENSIONS, i, versions, &mut out);
+            placed.extend(
+                out.drain(..)
+                    .map(|h| (i, Phase::ExtensionsGone, extendee, h)),
+            );
+        }
+    }
+    placed
+}
