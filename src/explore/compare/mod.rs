@@ -11,6 +11,7 @@
 //! added, oneof renamed, reservation dropped, ...) to every node that expands into the type.
 //! The worker builds a [`Comparison`] once; the UI then lays out rows from it cheaply.
 
+mod index;
 mod layout;
 mod nodes;
 
@@ -23,7 +24,8 @@ use crate::judge::{Ignores, Scope, Side, judge};
 use crate::load::Loaded;
 use crate::rules::{Change, Severity};
 
-use nodes::{Builder, Index};
+use index::Index;
+use nodes::Builder;
 
 /// One step from a node to a child.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
