@@ -313,7 +313,7 @@ pub fn compile_each(
 }
 
 /// What the compiler reads of a version: its files.
-fn inputs(version: &Version) -> Vec<SourceRef<'_>> {
+pub fn inputs(version: &Version) -> Vec<SourceRef<'_>> {
     version
         .files
         .iter()

@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use protolapse::history::{self, HistoryOptions};
+use protolapse::load;
 use protolapse::schema::store::Store;
 use protolapse::schema::{Cache, Compiled, SourceRef};
 
@@ -145,26 +146,11 @@ fn no_cache_leaves_the_folder_untouched() {
     assert!(!store.exists());
 }
 
-/// Each version compiled with `cache` (as `load` does), one result per version.
 /// Compiles every version as `load` does: planned first, so a parse no later version reads
 /// is let go once its set is linked (and the cache must still keep its record).
 fn compile_all(r: &Repo, cache: &mut Cache) -> Vec<Arc<Compiled>> {
     let h = history::load(r.path(), &HistoryOptions::default()).unwrap();
-    let inputs: Vec<Vec<SourceRef<'_>>> = h
-        .versions
-        .iter()
-        .map(|v| {
-            v.files
-                .iter()
-                .map(|f| SourceRef {
-                    path: &f.path,
-                    blob: &f.blob,
-                    text: f.text.as_deref().map_err(String::as_str),
-                    origin: f.origin,
-                })
-                .collect()
-        })
-        .collect();
+    let inputs: Vec<Vec<SourceRef<'_>>> = h.versions.iter().map(load::inputs).collect();
     cache.plan(inputs.iter().map(Vec::as_slice));
     inputs.iter().map(|i| cache.compile(i)).collect()
 }

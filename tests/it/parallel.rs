@@ -9,7 +9,7 @@ use protolapse::history::{self, HistoryOptions};
 use protolapse::load;
 use protolapse::policy::{self, Settings};
 use protolapse::report;
-use protolapse::schema::{Cache, SourceRef};
+use protolapse::schema::Cache;
 
 use crate::common::{Repo, run_env};
 use crate::fixtures_real::{clone, fixture};
@@ -45,19 +45,7 @@ fn alone(path: &Path) -> Vec<String> {
     let h = history::load(path, &HistoryOptions::default()).unwrap();
     h.versions
         .iter()
-        .map(|v| {
-            let inputs: Vec<SourceRef<'_>> = v
-                .files
-                .iter()
-                .map(|f| SourceRef {
-                    path: &f.path,
-                    blob: &f.blob,
-                    text: f.text.as_deref().map_err(String::as_str),
-                    origin: f.origin,
-                })
-                .collect();
-            format!("{:?}", Cache::with_store(None).compile(&inputs))
-        })
+        .map(|v| format!("{:?}", Cache::with_store(None).compile(&load::inputs(v))))
         .collect()
 }
 

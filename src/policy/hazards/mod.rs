@@ -14,13 +14,11 @@
 
 mod dependencies;
 mod numbers;
-mod sorted;
 mod walk;
 
 pub use walk::find;
 
 use numbers::{step, type_key};
-use sorted::Sorted;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -167,8 +165,8 @@ struct Reserved<'a> {
 /// models.
 #[derive(Default)]
 struct Container<'a> {
-    numbers: Sorted<i64, Track<'a>>,
-    names: Sorted<&'a str, NameTrack>,
+    numbers: BTreeMap<i64, Track<'a>>,
+    names: BTreeMap<&'a str, NameTrack>,
     /// Reservations in the last version that had the container.
     reserved: Option<Reserved<'a>>,
     /// The declaration last walked: an equal one changes nothing but the reservations' date.

@@ -23,11 +23,8 @@ pub(super) fn step<'a>(
         }
     };
     // Numbers.
-    c.numbers.ensure(present.keys().copied());
     for (&n, d) in &present {
-        let Some(t) = c.numbers.get_mut(n) else {
-            continue;
-        };
+        let t = c.numbers.entry(n).or_default();
         if let (Some(r), Some((last, seen))) = (t.removed_at, &t.last)
             && last != d
         {
@@ -85,8 +82,6 @@ pub(super) fn step<'a>(
                             ),
                         });
                     }
-                    // Most numbers keep one type for good: room for exactly one.
-                    t.types.reserve_exact(1);
                     t.types.push((d.ty.clone(), i, d.shown.clone()));
                 }
             }
@@ -95,18 +90,15 @@ pub(super) fn step<'a>(
         t.present = true;
         t.removed_at = None;
     }
-    for (n, t) in c.numbers.iter_mut() {
+    for (&n, t) in c.numbers.iter_mut() {
         if t.present && !present.contains_key(&n) {
             t.present = false;
             t.removed_at = Some(i);
         }
     }
     // Names.
-    c.names.ensure(present.values().map(|d| d.name));
     for (&n, d) in &present {
-        let Some(t) = c.names.get_mut(d.name) else {
-            continue;
-        };
+        let t = c.names.entry(d.name).or_default();
         if let (Some(r), Some((last, seen))) = (t.removed_at, t.last)
             && last != n
         {
@@ -132,7 +124,7 @@ pub(super) fn step<'a>(
     }
     let names_now: std::collections::BTreeSet<&str> = present.values().map(|d| d.name).collect();
     for (nm, t) in c.names.iter_mut() {
-        if t.present && !names_now.contains(nm) {
+        if t.present && !names_now.contains(*nm) {
             t.present = false;
             t.removed_at = Some(i);
         }
