@@ -1,0 +1,94 @@
+//! Wide tables and long names (issue 15, items 7 and 8): the history and policy matrices
+//! scroll sideways, say which columns are hidden on either side and jump to the first and
+//! last column; names keep the part that differs.
+
+use super::{COLOR, cmd, demo, keys, press, screen, text};
+use protolapse::ui::app::Command;
+use protolapse::ui::views::View;
+use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+
+/// A whole screen, beside the other screens' snapshots.
+fn snap(name: &str, app: &protolapse::ui::App) {
+    insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!(name, screen(app).backend());
+    });
+}
+
+/// Every policy column can be reached at 80×24, the marks say what is hidden, and
+/// `$`/End, `0`/Home jump to the last and the first column.
+#[test]
+fn the_policy_matrix_scrolls_sideways_at_80x24() {
+    let mut app = demo(80, 24, Some("FlightPath"), COLOR);
+    cmd(&mut app, Command::View(View::Policy));
+    let first = text(&app);
+    assert!(
+        first.contains("SEMVER") && !first.contains("FULL_TR"),
+        "{first}"
+    );
+    assert!(first.contains("columns 1–5 of 9 · 4 more ▸"), "{first}");
+    // Each column, one `l` at a time, is on screen under the cursor.
+    let names = [
+        "SEMVER",
+        "ALLOW_ANY",
+        "DENY_ALL",
+        "BACKWARD",
+        "BACK_TR",
+        "FORWARD",
+        "FWD_TR",
+        "FULL",
+        "FULL_TR",
+    ];
+    for (i, name) in names.iter().enumerate() {
+        assert_eq!(app.policy_nav.col, i);
+        assert!(text(&app).contains(name), "{name}: {}", text(&app));
+        keys(&mut app, "l");
+    }
+    keys(&mut app, "0");
+    assert_eq!((app.policy_nav.col, app.policy_nav.col_scroll), (0, 0));
+    keys(&mut app, "$");
+    assert_eq!(app.policy_nav.col, 8);
+    let last = text(&app);
+    assert!(
+        last.contains("FULL_TR") && !last.contains("SEMVER "),
+        "{last}"
+    );
+    assert!(last.contains("◂ 4 more · columns 5–9 of 9"), "{last}");
+    snap("policy_last_column_80x24", &app);
+    press(&mut app, KeyCode::Home, KeyModifiers::NONE);
+    assert_eq!(app.policy_nav.col, 0);
+    press(&mut app, KeyCode::End, KeyModifiers::NONE);
+    assert_eq!(app.policy_nav.col, 8);
+    // `g`/`G` stay the top and bottom row.
+    keys(&mut app, "G");
+    assert_eq!(
+        (app.policy_nav.row, app.policy_nav.col),
+        (app.versions.len() - 1, 8)
+    );
+    keys(&mut app, "g");
+    assert_eq!((app.policy_nav.row, app.policy_nav.col), (0, 8));
+}
+
+/// The history matrix marks the versions hidden on either side and jumps to either end.
+#[test]
+fn the_history_matrix_marks_hidden_versions_and_jumps_to_either_end() {
+    let mut app = demo(80, 24, Some("FlightPath"), COLOR);
+    cmd(&mut app, Command::View(View::History));
+    let s = text(&app);
+    assert!(s.contains("◂v0.2.1") && s.contains("▸│"), "{s}");
+    assert!(
+        s.contains("◂ 2 more · versions 3–10 of 15 · 5 more ▸"),
+        "{s}"
+    );
+    keys(&mut app, "$");
+    let s = text(&app);
+    assert_eq!(app.history_nav.col, app.versions.len() - 1);
+    assert!(s.contains("v4.0.0") && !s.contains("v0.2.1"), "{s}");
+    assert!(s.contains("versions 8–15 of 15 ┘"), "{s}");
+    keys(&mut app, "0");
+    let s = text(&app);
+    assert_eq!(app.history_nav.col, 0);
+    assert!(
+        s.contains("v0.1.0") && s.contains("versions 1–8 of 15 · 7 more ▸"),
+        "{s}"
+    );
+}
