@@ -13,7 +13,7 @@ use crate::policy::lifecycle::{Lifecycle, Row, State};
 
 use crate::ui::app::App;
 use crate::ui::widgets::columns::Window;
-use crate::ui::widgets::text::fit;
+use crate::ui::widgets::text::{fit, fit_name};
 use crate::ui::widgets::theme::Theme;
 
 /// Rows under the matrix: the cell's description and the legend.
@@ -185,7 +185,7 @@ impl Widget for &HistoryPane<'_> {
             let mut spans = vec![
                 Span::styled(format!("{:>num_w$} ", m.number), t.dim()),
                 Span::styled(
-                    fit(&crate::sanitize::line(last_name(m)), label_w - num_w - 1),
+                    fit_name(&crate::sanitize::line(last_name(m)), label_w - num_w - 1),
                     if sel_row { t.header() } else { Style::new() },
                 ),
             ];

@@ -92,3 +92,27 @@ fn the_history_matrix_marks_hidden_versions_and_jumps_to_either_end() {
         "{s}"
     );
 }
+
+/// At 80×24 a changed type keeps both its sides in the graph, and the changes list keeps the
+/// tail of each element path (the field), not the package every row shares.
+#[test]
+fn names_keep_the_part_that_differs_at_80x24() {
+    let mut app = demo(80, 24, Some("FlightPath"), COLOR);
+    let s = text(&app);
+    let row = s
+        .lines()
+        .find(|l| l.contains(" outside "))
+        .unwrap_or_default();
+    assert!(
+        row.contains("→ Reading") && row.contains("perature"),
+        "{row:?}"
+    );
+    let row = s.lines().find(|l| l.contains("sint64")).unwrap_or_default();
+    assert!(row.contains("float → sint64"), "{s}");
+    cmd(&mut app, Command::View(View::Changes));
+    let s = text(&app);
+    for field in ["…passengers", "…checksum", "…milli_kelvin"] {
+        assert!(s.contains(field), "{field}: {s}");
+    }
+    assert!(!s.contains("FlightP│"), "{s}");
+}
