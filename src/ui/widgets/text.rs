@@ -212,7 +212,7 @@ pub fn wrap_hanging(line: Line<'static>, w: usize, indent: usize) -> Vec<Line<'s
             // fits (`google.protobuf.` | `FieldDescriptorProto`), on a line of its own when
             // none fits here; mid-token only when a token is longer than a whole line.
             let room = (w - used).max(1);
-            let at = match token_break(&p, room) {
+            let at = match crate::proto_text::token_break(&p, room) {
                 Some(at) => at,
                 None if used > indent => {
                     out.push(Line::from(std::mem::take(&mut cur)).style(line.style));
@@ -238,15 +238,6 @@ pub fn wrap_hanging(line: Line<'static>, w: usize, indent: usize) -> Vec<Line<'s
         out.push(Line::from(cur).style(line.style));
     }
     out
-}
-
-/// Where a word may break within its first `room` characters: after the last `.`, `,`, `;`,
-/// `(`, `<`, `[`, `=` or `/` that leaves something on both sides (a character count).
-fn token_break(word: &str, room: usize) -> Option<usize> {
-    let chars: Vec<char> = word.chars().collect();
-    (1..chars.len().min(room + 1))
-        .rev()
-        .find(|&i| matches!(chars[i - 1], '.' | ',' | ';' | '(' | '<' | '[' | '=' | '/'))
 }
 
 /// Wraps every line.
