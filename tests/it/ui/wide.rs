@@ -116,3 +116,47 @@ fn names_keep_the_part_that_differs_at_80x24() {
     }
     assert!(!s.contains("FlightP│"), "{s}");
 }
+
+/// The demo from its first frame to every view and out, by keys through the event handler
+/// (the path the terminal takes, without one): graph, detail, changes and back to the graph
+/// from a change, history and policy to their last column, the finders, the help, quit.
+#[test]
+fn the_demo_from_start_to_every_view_and_quit_by_keys() {
+    let mut app = demo(80, 24, None, COLOR);
+    let none = KeyModifiers::NONE;
+    assert!(text(&app).contains("root FlightPath"), "{}", text(&app));
+    press(&mut app, KeyCode::Tab, none);
+    press(&mut app, KeyCode::Tab, none);
+    assert!(text(&app).contains("Detail"));
+    keys(&mut app, "2");
+    assert!(text(&app).contains("VERDICT"), "{}", text(&app));
+    press(&mut app, KeyCode::Enter, none);
+    assert_eq!(
+        app.view,
+        View::Graph,
+        "Enter on a change shows it in the graph"
+    );
+    keys(&mut app, "3");
+    assert!(text(&app).contains("History · physics.v1.FlightPath"));
+    keys(&mut app, "$");
+    assert!(text(&app).contains("v4.0.0"), "{}", text(&app));
+    keys(&mut app, "4");
+    keys(&mut app, "$");
+    assert!(text(&app).contains("FULL_TR"), "{}", text(&app));
+    keys(&mut app, "0");
+    assert!(text(&app).contains("SEMVER: BUMP"), "{}", text(&app));
+    keys(&mut app, "/");
+    assert!(text(&app).contains("Find"), "{}", text(&app));
+    press(&mut app, KeyCode::Esc, none);
+    keys(&mut app, "r");
+    assert!(text(&app).contains("Pick the root"), "{}", text(&app));
+    press(&mut app, KeyCode::Esc, none);
+    keys(&mut app, "?");
+    assert!(text(&app).contains("Keys · Esc closes"), "{}", text(&app));
+    press(&mut app, KeyCode::Esc, none);
+    keys(&mut app, "1");
+    assert_eq!(app.view, View::Graph);
+    assert!(!app.quit);
+    keys(&mut app, "q");
+    assert!(app.quit);
+}
