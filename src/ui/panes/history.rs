@@ -13,7 +13,7 @@ use crate::policy::lifecycle::{Lifecycle, Row, State};
 
 use crate::ui::app::App;
 use crate::ui::widgets::columns::Window;
-use crate::ui::widgets::text::{fit, fit_name};
+use crate::ui::widgets::text::{fit, fit_name, short_name, width};
 use crate::ui::widgets::theme::Theme;
 
 /// Rows under the matrix: the cell's description and the legend.
@@ -105,7 +105,15 @@ impl Widget for &HistoryPane<'_> {
         let t = &app.theme;
         let container = app.history_container();
         let title = match &container {
-            Some(c) => format!(" History · {} × versions ", crate::sanitize::line(c)),
+            Some(c) => {
+                // The message's name keeps its tail when the title is too long for the border.
+                let room =
+                    (area.width as usize).saturating_sub(2 + width(" History ·  × versions "));
+                format!(
+                    " History · {} × versions ",
+                    short_name(&crate::sanitize::line(c), room)
+                )
+            }
             None => " History ".to_string(),
         };
         let mut block = Block::bordered()

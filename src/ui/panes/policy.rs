@@ -13,7 +13,7 @@ use crate::ui::app::App;
 use crate::ui::app::action::MatrixProgress;
 use crate::ui::panes::legend::{self, short_policy};
 use crate::ui::widgets::columns::Window;
-use crate::ui::widgets::text::{fit, width};
+use crate::ui::widgets::text::{fit, short_name, width};
 
 pub struct PolicyPane<'a>(pub &'a App);
 
@@ -103,7 +103,15 @@ impl Widget for &PolicyPane<'_> {
         // while the new one is computed) are never shown under it.
         let here = app.scope();
         let scope = match here.root() {
-            Some(r) => format!("reached from {}", crate::sanitize::line(r)),
+            Some(r) => {
+                // The root's name keeps its tail when the title is too long for the border.
+                let room = (area.width as usize)
+                    .saturating_sub(2 + width(" Policy · versions × checks · reached from  "));
+                format!(
+                    "reached from {}",
+                    short_name(&crate::sanitize::line(r), room)
+                )
+            }
             None => "whole schema".to_string(),
         };
         let facts = app.facts.as_ref().filter(|f| f.scope == here);

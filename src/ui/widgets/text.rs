@@ -121,6 +121,11 @@ pub fn fit_name(s: &str, w: usize) -> String {
     pad(cut_name(s, w).apply(s), w)
 }
 
+/// A name cut to at most `w` columns keeping its tail, unpadded (a title's name).
+pub fn short_name(s: &str, w: usize) -> String {
+    cut_name(s, w).apply(s)
+}
+
 /// A change of names (`old → new`, a field's type) in exactly `w` columns: both sides stay
 /// on screen, each cut as a name, the shorter giving the longer what it does not need.
 pub fn fit_change(old: &str, new: &str, w: usize) -> String {

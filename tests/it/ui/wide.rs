@@ -160,3 +160,19 @@ fn the_demo_from_start_to_every_view_and_quit_by_keys() {
     keys(&mut app, "q");
     assert!(app.quit);
 }
+
+/// A root too long for the policy matrix's title keeps its tail there (the history's title
+/// does the same; the demo's names fit it at every size the UI draws).
+#[test]
+fn a_long_root_in_a_title_keeps_its_tail() {
+    let mut app = demo(64, 24, Some("FlightPath"), COLOR);
+    cmd(&mut app, Command::View(View::Policy));
+    let s = text(&app);
+    assert!(s.contains("reached from …v1.FlightPath ─"), "{s}");
+    cmd(&mut app, Command::View(View::History));
+    let s = text(&app);
+    assert!(
+        s.contains("History · physics.v1.FlightPath × versions"),
+        "{s}"
+    );
+}
