@@ -137,7 +137,9 @@ pub fn exercise(data: &[u8]) {
             shown(&report::graph::to_mermaid(&g));
             json(&g);
             let l = lifecycle(v, name);
-            shown(&report::blame::to_text(&l));
+            // At the default width and at one too narrow for its columns.
+            shown(&report::blame::to_text(&l, report::blame::DEFAULT_WIDTH));
+            shown(&report::blame::to_text(&l, 12));
             json(&l);
         }
     }

@@ -2,7 +2,20 @@
 //! the files a version needs (history's tree lookup) and the import closure that protoc is
 //! given for a file protox cannot read (schema), not to judge the text (the compiler does).
 //!
+//! Also where a long name in a declaration may break across lines ([`token_break`]), for
+//! whoever wraps declarations (the terminal UI, `blame`).
+//!
 //! A leaf: imports nothing of ours, so both `history` and `schema` may use it.
+
+/// Where a word of a declaration may break within its first `room` characters: after the
+/// last `.`, `,`, `;`, `(`, `<`, `[`, `=` or `/` that leaves something on both sides (a
+/// character count) — `google.protobuf.` | `FieldDescriptorProto`, never mid-identifier.
+pub fn token_break(word: &str, room: usize) -> Option<usize> {
+    let chars: Vec<char> = word.chars().collect();
+    (1..chars.len().min(room + 1))
+        .rev()
+        .find(|&i| matches!(chars[i - 1], '.' | ',' | ';' | '(' | '<' | '[' | '=' | '/'))
+}
 
 /// `import "a.proto";`, `import public "b.proto";`, `import weak "c.proto";` and edition
 /// 2024's `import option "d.proto";`, in order; comments and other strings are skipped.

@@ -89,6 +89,19 @@ pub fn blame(opened: &Opened, name: &str, json: bool) -> Result<String> {
     if json {
         pretty(&serde_json::to_value(&l)?)
     } else {
-        Ok(report::blame::to_text(&l))
+        Ok(report::blame::to_text(&l, output_width()))
     }
+}
+
+/// The width text output fits: the terminal's, else `COLUMNS`, else
+/// [`report::blame::DEFAULT_WIDTH`].
+fn output_width() -> usize {
+    protolapse::ui::runtime::terminal_width()
+        .or_else(|| {
+            std::env::var("COLUMNS")
+                .ok()
+                .and_then(|c| c.trim().parse::<usize>().ok())
+                .filter(|w| *w >= 20)
+        })
+        .unwrap_or(report::blame::DEFAULT_WIDTH)
 }

@@ -1,6 +1,7 @@
 //! End to end: the real binary in a real terminal (tmux, on its own server socket). Open the
-//! demo, pick a root with the finder, move through versions, open the changes view, quit,
-//! and check the screen at each step and the terminal afterwards.
+//! demo, pick a root with the finder, move through versions, open every view (changes,
+//! history and policy, sideways to their last column), the help, quit, and check the screen
+//! at each step and the terminal afterwards.
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -153,6 +154,28 @@ fn demo_in_a_real_terminal() {
         .unwrap_or_default()
         .to_string();
     assert!(!first_change.is_empty(), "{s}");
+    // The history view: the fields × the versions, `$` to the last version.
+    t.keys(&["3"]);
+    t.wait("the history view", |s| {
+        s.contains("History · physics.v1.FlightPath × versions")
+    });
+    t.keys(&["$"]);
+    t.wait("the last version in the history view", |s| {
+        s.contains("v4.0.0") && s.contains("◂ 1 more · versions 2–15 of 15")
+    });
+    // The policy view: every check, `$` to the last one, `0` back to the first.
+    t.keys(&["4"]);
+    t.wait("the policy view", |s| {
+        s.contains("Policy · versions × checks") && s.contains("SEMVER")
+    });
+    t.keys(&["$"]);
+    t.wait("the last policy column", |s| s.contains("FULL_TR ="));
+    t.keys(&["0"]);
+    t.wait("the first policy column", |s| s.contains("SEMVER: BUMP"));
+    t.keys(&["1"]);
+    t.wait("back to the graph", |s| {
+        s.contains("Detail") && s.contains("waypoints")
+    });
     // Help, then quit: the terminal comes back (the shell prints the exit status).
     t.keys(&["?"]);
     t.wait("the help", |s| s.contains("Keys · Esc closes"));

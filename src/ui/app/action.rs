@@ -28,6 +28,9 @@ pub enum Command {
     End,
     Left,
     Right,
+    /// The first and last column of a matrix.
+    FirstColumn,
+    LastColumn,
     ExpandAll,
     CollapseAll,
     ToggleChanged,

@@ -94,6 +94,17 @@ impl App {
                     _ => {}
                 }
             }
+            Command::FirstColumn | Command::LastColumn => {
+                let view = self.view;
+                if let Some(nav) = view.matrix_nav(self) {
+                    // The view's fit brings the last one back to the last column it has.
+                    nav.col = if cmd == Command::FirstColumn {
+                        0
+                    } else {
+                        usize::MAX / 2
+                    };
+                }
+            }
             Command::ExpandAll | Command::CollapseAll | Command::ToggleChanged => {
                 if let Some(c) = self.current().cloned() {
                     match cmd {

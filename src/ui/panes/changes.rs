@@ -10,7 +10,7 @@ use crate::rules::Bump;
 
 use crate::ui::app::{App, Pane};
 use crate::ui::panes::graph::{counts_spans, framed};
-use crate::ui::widgets::text::fit;
+use crate::ui::widgets::text::{fit, fit_name};
 
 pub struct ChangesPane<'a>(pub &'a App);
 
@@ -63,24 +63,39 @@ impl Widget for &ChangesPane<'_> {
             return;
         }
         let prefix = common_prefix(c.changes.iter().map(|ch| ch.element.as_str()));
-        let rule_w = c
+        let rule_need = c
             .changes
             .iter()
             .map(|ch| ch.rule.as_str().len())
             .max()
             .unwrap_or(10);
         let w = inner.width as usize;
-        let elem_w = w.saturating_sub(2 + 9 + rule_w + 2 + 1 + 5).max(10);
+        // The element keeps at least 16 columns (the name is what differs between rows): the
+        // BUMP column gives way first, then the rule ids (down to 12).
+        const ELEM_MIN: usize = 16;
+        let with_bump = w.saturating_sub(2 + 9 + rule_need + 2 + 1 + 5);
+        let bump = with_bump >= ELEM_MIN;
+        let rule_w = if bump {
+            rule_need
+        } else {
+            rule_need.min(w.saturating_sub(2 + 9 + 2 + ELEM_MIN).max(12))
+        };
+        let elem_w = if bump {
+            with_bump
+        } else {
+            w.saturating_sub(2 + 9 + rule_w + 2)
+        };
         let elem_head = if prefix.is_empty() {
             "ELEMENT".to_string()
         } else {
             format!("ELEMENT (in {})", prefix.trim_end_matches('.'))
         };
         let header = format!(
-            "  {}{}  {} BUMP",
+            "  {}{}  {}{}",
             fit("VERDICT", 9),
             fit("RULE", rule_w),
-            fit(&elem_head, elem_w)
+            fit(&elem_head, elem_w),
+            if bump { " BUMP" } else { "" }
         );
         Line::styled(header, t.header()).render(Rect { height: 1, ..inner }, buf);
         let list_h = inner.height.saturating_sub(1) as usize;
@@ -97,15 +112,18 @@ impl Widget for &ChangesPane<'_> {
                 Bump::Minor => t.warn(),
                 _ => t.dim(),
             };
-            let line = Line::from(vec![
+            let mut spans = vec![
                 Span::styled(if unattached { "· " } else { "  " }, t.dim()),
                 Span::styled(fit(sev.as_str(), 9), t.severity(sev)),
                 Span::styled(fit(ch.rule.as_str(), rule_w), t.severity(sev)),
                 Span::raw("  "),
-                Span::raw(fit(&crate::sanitize::line(elem), elem_w)),
-                Span::raw(" "),
-                Span::styled(ch.bump.as_str().to_string(), bump_style),
-            ]);
+                Span::raw(fit_name(&crate::sanitize::line(elem), elem_w)),
+            ];
+            if bump {
+                spans.push(Span::raw(" "));
+                spans.push(Span::styled(ch.bump.as_str().to_string(), bump_style));
+            }
+            let line = Line::from(spans);
             let r = Rect::new(inner.x, inner.y + 1 + row as u16, inner.width, 1);
             if i == app.changes_nav.cursor {
                 buf.set_style(r, t.selected(focused));

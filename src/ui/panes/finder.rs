@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Clear, Widget};
 
 use crate::ui::app::{App, FindMode, Finder};
 use crate::ui::widgets::layout;
-use crate::ui::widgets::text::{fit, width};
+use crate::ui::widgets::text::{cut_name, fit, width};
 
 pub struct FinderPopup<'a>(pub &'a App, pub &'a Finder);
 
@@ -105,13 +105,17 @@ impl Widget for &FinderPopup<'_> {
                 Span::raw(" "),
                 Span::styled(fit(it.kind.as_str(), 8), t.dim()),
             ];
-            // The name, matched characters highlighted, cut to its column.
+            // The name, matched characters highlighted, cut to its column as names are (its
+            // tail kept).
+            let cut = cut_name(&name, name_w.saturating_sub(1));
             let mut used = 0;
+            if cut.before {
+                spans.push(Span::raw("…"));
+                used += 1;
+            }
             for (ci, ch) in name.chars().enumerate() {
-                if used + 1 >= name_w {
-                    spans.push(Span::raw("…"));
-                    used += 1;
-                    break;
+                if !cut.chars.contains(&ci) {
+                    continue;
                 }
                 let style = if it.indices.contains(&ci) {
                     t.matched()

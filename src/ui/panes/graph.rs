@@ -12,7 +12,7 @@ use crate::explore::{Comparison, NodeKind, Row, Sides};
 use crate::judge::NOT_JUDGED;
 use crate::rules::Severity;
 use crate::schema::Status;
-use crate::ui::widgets::text::fit;
+use crate::ui::widgets::text::{fit_change, fit_name};
 
 use crate::ui::app::{App, Pane};
 use crate::ui::widgets::theme::Theme;
@@ -200,24 +200,49 @@ pub struct Cols {
     ty: usize,
 }
 
+/// Room beside the name and type columns: the number's blank, the blanks around the marker,
+/// the marker and the longest verdict.
+const FIXED: usize = 14;
+
 fn cols(rows: &[Row], width: usize) -> Cols {
     let num = rows
         .iter()
         .filter_map(|r| r.node.number.map(|n| n.to_string().len()))
         .max()
         .unwrap_or(0);
-    let name = rows
+    let name_need = rows
         .iter()
         .map(|r| r.depth * 2 + 1 + r.node.name.chars().count())
         .max()
-        .unwrap_or(8)
-        .min(width / 2);
-    let ty = rows
+        .unwrap_or(8);
+    let ty_need = rows
         .iter()
         .map(|r| type_text(r).chars().count())
         .max()
-        .unwrap_or(0)
-        .min(width.saturating_sub(num + name + 14).max(8));
+        .unwrap_or(0);
+    let avail = width.saturating_sub(num + FIXED);
+    if name_need + ty_need <= avail {
+        return Cols {
+            num,
+            name: name_need,
+            ty: ty_need,
+        };
+    }
+    // Too narrow for both: a changed type (`old → new`) is what the row is about, so the
+    // type column keeps the widest change whole and the names give way, down to two fifths
+    // of the room (at least 10); other types are cut as names are.
+    let changed = rows
+        .iter()
+        .filter(|r| r.node.old_ty.is_some() && r.node.sides == Sides::Both)
+        .map(|r| type_text(r).chars().count())
+        .max()
+        .unwrap_or(0);
+    let name_floor = name_need.min((avail * 2 / 5).max(10));
+    let ty = changed
+        .max(avail.saturating_sub(name_need))
+        .min(avail.saturating_sub(name_floor))
+        .max(8);
+    let name = avail.saturating_sub(ty).min(name_need);
     Cols { num, name, ty }
 }
 
@@ -226,6 +251,15 @@ fn type_text(r: &Row) -> String {
     match &n.old_ty {
         Some(o) if n.sides == Sides::Both => format!("{o} → {}", n.ty),
         _ => n.ty.clone(),
+    }
+}
+
+/// The type cell in `w` columns: a changed type keeps both its sides, each cut as a name.
+fn type_cell(r: &Row, w: usize) -> String {
+    let n = &r.node;
+    match &n.old_ty {
+        Some(o) if n.sides == Sides::Both => fit_change(o, &n.ty, w),
+        _ => fit_name(&n.ty, w),
     }
 }
 
@@ -258,7 +292,7 @@ pub fn row_line(t: &Theme, r: &Row, parent_sides: Option<Sides>, c: &Cols) -> Li
         (Some(s), _) => t.severity(s),
         (None, _) => Style::new(),
     };
-    let name_cell = fit(&n.name, c.name.saturating_sub(prefix.chars().count() + 1));
+    let name_cell = fit_name(&n.name, c.name.saturating_sub(prefix.chars().count() + 1));
     let num = n.number.map(|x| x.to_string()).unwrap_or_default();
     let marker = match (n.sides, parent_sides) {
         (Sides::New, Some(p)) if p != Sides::New => "+",
@@ -283,7 +317,7 @@ pub fn row_line(t: &Theme, r: &Row, parent_sides: Option<Sides>, c: &Cols) -> Li
         Span::styled(name_cell, name_style),
         Span::raw(" "),
         Span::styled(
-            fit(&type_text(r), c.ty),
+            type_cell(r, c.ty),
             if gone {
                 base
             } else {

@@ -12,7 +12,8 @@ use crate::judge::{NOT_JUDGED, Scope};
 use crate::policy::lifecycle::{Lifecycle, Row, State};
 
 use crate::ui::app::App;
-use crate::ui::widgets::text::fit;
+use crate::ui::widgets::columns::Window;
+use crate::ui::widgets::text::{fit, fit_name, short_name, width};
 use crate::ui::widgets::theme::Theme;
 
 /// Rows under the matrix: the cell's description and the legend.
@@ -49,7 +50,8 @@ pub fn geometry(app: &App, l: &Lifecycle, area: Rect) -> (usize, usize, usize, u
         .unwrap_or(6)
         .clamp(3, 9)
         + 1;
-    let cols = (inner_w.saturating_sub(label) / cell).max(1);
+    // One column kept at the right edge for the mark of the versions hidden there.
+    let cols = (inner_w.saturating_sub(label + 1) / cell).max(1);
     (label, cell, cols, inner_h.max(1))
 }
 
@@ -103,12 +105,29 @@ impl Widget for &HistoryPane<'_> {
         let t = &app.theme;
         let container = app.history_container();
         let title = match &container {
-            Some(c) => format!(" History · {} × versions ", crate::sanitize::line(c)),
+            Some(c) => {
+                // The message's name keeps its tail when the title is too long for the border.
+                let room =
+                    (area.width as usize).saturating_sub(2 + width(" History ·  × versions "));
+                format!(
+                    " History · {} × versions ",
+                    short_name(&crate::sanitize::line(c), room)
+                )
+            }
             None => " History ".to_string(),
         };
-        let block = Block::bordered()
+        let mut block = Block::bordered()
             .title(Span::styled(title, t.title(true)))
             .border_style(t.border(true));
+        // The versions on screen, and the note of those hidden on either side.
+        let lifecycle = container.as_ref().and_then(|c| app.lifecycles.get(c));
+        let win = lifecycle.map(|l| {
+            let (_, _, cols, _) = geometry(app, l, area);
+            Window::new(app.history_nav.col_scroll, cols, app.versions.len())
+        });
+        if let Some(note) = win.and_then(|w| w.note("versions")) {
+            block = block.title_bottom(Line::styled(note, t.accent()).right_aligned());
+        }
         let inner = block.inner(area);
         block.render(area, buf);
         let Some(container) = container else {
@@ -130,15 +149,19 @@ impl Widget for &HistoryPane<'_> {
         }
         let nav = app.history_nav;
         let (label_w, cell_w, cols, rows) = geometry(app, l, area);
+        let win = win.unwrap_or_else(|| Window::new(nav.col_scroll, cols, app.versions.len()));
         let num_w = l
             .rows
             .iter()
             .map(|m| m.number.to_string().len())
             .max()
             .unwrap_or(1);
-        let shown = nav.col_scroll..(nav.col_scroll + cols).min(app.versions.len());
-        // Header: version names.
-        let mut head = vec![Span::raw(" ".repeat(label_w))];
+        let shown = win.range();
+        // Header: version names, between the marks of the versions hidden on either side.
+        let mut head = vec![
+            Span::raw(" ".repeat(label_w.saturating_sub(1))),
+            Span::styled(win.left_mark(), t.accent()),
+        ];
         for ci in shown.clone() {
             let name = app
                 .versions
@@ -156,6 +179,9 @@ impl Widget for &HistoryPane<'_> {
             head.push(Span::raw(" "));
         }
         Line::from(head).render(Rect { height: 1, ..inner }, buf);
+        if let Some(x) = inner.right().checked_sub(1) {
+            buf.set_string(x, inner.y, win.right_mark(), t.accent());
+        }
         // The versions where the container was not read: it is not among what compiled.
         let not_judged: Vec<Option<String>> = shown
             .clone()
@@ -167,7 +193,7 @@ impl Widget for &HistoryPane<'_> {
             let mut spans = vec![
                 Span::styled(format!("{:>num_w$} ", m.number), t.dim()),
                 Span::styled(
-                    fit(&crate::sanitize::line(last_name(m)), label_w - num_w - 1),
+                    fit_name(&crate::sanitize::line(last_name(m)), label_w - num_w - 1),
                     if sel_row { t.header() } else { Style::new() },
                 ),
             ];
@@ -178,7 +204,7 @@ impl Widget for &HistoryPane<'_> {
                 let absent = st == State::Unknown
                     && compiled
                     && !l.present.get(ci).copied().unwrap_or(false);
-                let (g, style) = if not_judged[ci - nav.col_scroll].is_some() {
+                let (g, style) = if not_judged[ci - shown.start].is_some() {
                     not_judged_glyph(t)
                 } else if absent {
                     ("", Style::new())

@@ -7,12 +7,13 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Widget};
 
-use crate::explore::facts::Mark;
+use crate::explore::facts::{Mark, PolicyMatrix};
 
 use crate::ui::app::App;
 use crate::ui::app::action::MatrixProgress;
 use crate::ui::panes::legend::{self, short_policy};
-use crate::ui::widgets::text::fit;
+use crate::ui::widgets::columns::Window;
+use crate::ui::widgets::text::{fit, short_name, width};
 
 pub struct PolicyPane<'a>(pub &'a App);
 
@@ -31,19 +32,62 @@ fn progress_note(app: &App, scope: &crate::judge::Scope) -> String {
     }
 }
 
-/// Width of a check's column, and where the checks start (marker, name, bump, need).
-const COL_W: usize = 10;
-
+/// Where the checks start (marker, name, bump, need, then the left edge's mark).
 fn checks_x(app: &App) -> usize {
     let name_w = super::versions::name_width(app);
-    2 + name_w + 1 + 6 + 6
+    2 + name_w + 1 + 6 + 6 + 1
 }
 
-/// The check column under inner x `x`, if any.
-pub fn column_at(app: &App, x: usize) -> Option<usize> {
+/// The policy matrix of the scope on screen: results of another scope (the previous root,
+/// while the new one is computed) are never shown under it.
+fn matrix(app: &App) -> Option<&PolicyMatrix> {
+    let here = app.scope();
+    app.matrix.as_deref().filter(|m| m.scope == here)
+}
+
+/// The check columns' names: SEMVER, then each policy by its short name.
+fn check_names(app: &App) -> Vec<String> {
+    let columns = matrix(app).map(|m| m.columns.as_slice());
+    std::iter::once("SEMVER".to_string())
+        .chain(columns.unwrap_or(&[]).iter().map(|p| short_policy(&p.name)))
+        .collect()
+}
+
+/// Width of a check's column: the longest name and a blank.
+fn col_w(names: &[String]) -> usize {
+    names
+        .iter()
+        .map(|n| width(n))
+        .max()
+        .unwrap_or(6)
+        .clamp(4, 12)
+        + 1
+}
+
+/// The check columns on screen in the pane `area`: from the cursor's scroll, as many as fit
+/// before the right edge's mark.
+pub fn window(app: &App, area: Rect) -> Window {
+    Window::new(
+        app.policy_nav.col_scroll,
+        room(app, area),
+        check_names(app).len(),
+    )
+}
+
+/// How many check columns fit in the pane `area`.
+pub fn room(app: &App, area: Rect) -> usize {
+    let inner_w = area.width.saturating_sub(2) as usize;
+    (inner_w.saturating_sub(checks_x(app) + 1) / col_w(&check_names(app))).max(1)
+}
+
+/// The check column under inner x `x` of the pane `area`, if any.
+pub fn column_at(app: &App, area: Rect, x: usize) -> Option<usize> {
     let start = checks_x(app);
-    let n = 1 + app.matrix.as_ref().map(|m| m.columns.len()).unwrap_or(0);
-    (x >= start).then(|| (x - start) / COL_W).filter(|c| *c < n)
+    let w = window(app, area);
+    let cw = col_w(&check_names(app));
+    (x >= start)
+        .then(|| w.first + (x - start) / cw)
+        .filter(|c| w.range().contains(c))
 }
 
 /// Visible rows of the matrix in `area`.
@@ -59,17 +103,29 @@ impl Widget for &PolicyPane<'_> {
         // while the new one is computed) are never shown under it.
         let here = app.scope();
         let scope = match here.root() {
-            Some(r) => format!("reached from {}", crate::sanitize::line(r)),
+            Some(r) => {
+                // The root's name keeps its tail when the title is too long for the border.
+                let room = (area.width as usize)
+                    .saturating_sub(2 + width(" Policy · versions × checks · reached from  "));
+                format!(
+                    "reached from {}",
+                    short_name(&crate::sanitize::line(r), room)
+                )
+            }
             None => "whole schema".to_string(),
         };
         let facts = app.facts.as_ref().filter(|f| f.scope == here);
-        let matrix = app.matrix.as_ref().filter(|m| m.scope == here);
-        let block = Block::bordered()
+        let matrix = matrix(app);
+        let win = window(app, area);
+        let mut block = Block::bordered()
             .title(Span::styled(
                 format!(" Policy · versions × checks · {scope} "),
                 t.title(true),
             ))
             .border_style(t.border(true));
+        if let Some(note) = win.note("columns") {
+            block = block.title_bottom(Line::styled(note, t.accent()).right_aligned());
+        }
         let inner = block.inner(area);
         block.render(area, buf);
         let Some(f) = facts else {
@@ -88,23 +144,25 @@ impl Widget for &PolicyPane<'_> {
             Span::raw(fit("VERSION", name_w + 1)),
             Span::raw(fit("BUMP", 6)),
             Span::raw(fit("NEED", 6)),
+            Span::styled(win.left_mark(), t.accent()),
         ];
         let columns = matrix.map(|m| m.columns.as_slice()).unwrap_or(&[]);
-        let col_w = COL_W;
-        let cols: Vec<String> = std::iter::once("SEMVER".to_string())
-            .chain(columns.iter().map(|p| short_policy(&p.name)))
-            .collect();
-        for (ci, c) in cols.iter().enumerate() {
+        let cols = check_names(app);
+        let col_w = col_w(&cols);
+        for ci in win.range() {
             let style = if ci == nav.col {
                 Style::new().add_modifier(Modifier::UNDERLINED)
             } else {
                 Style::new()
             };
-            head.push(Span::styled(fit(c, col_w), style));
+            head.push(Span::styled(fit(&cols[ci], col_w), style));
         }
         Line::from(head)
             .style(t.header())
             .render(Rect { height: 1, ..inner }, buf);
+        if let Some(x) = inner.right().checked_sub(1) {
+            buf.set_string(x, inner.y, win.right_mark(), t.accent());
+        }
         let rows = visible_rows(area);
         for (ri, vi) in (nav.row_scroll..app.versions.len()).take(rows).enumerate() {
             let Some(v) = app.versions.get(vi) else { break };
@@ -128,6 +186,7 @@ impl Widget for &PolicyPane<'_> {
                         .map(|w| t.severity(w))
                         .unwrap_or_else(|| t.dim()),
                 ),
+                Span::raw(" "),
             ];
             let sel = |ci: usize| vi == nav.row && ci == nav.col;
             let mark = |m: Option<Mark>, ci: usize| {
@@ -143,10 +202,14 @@ impl Widget for &PolicyPane<'_> {
                 };
                 Span::styled(fit(&txt, col_w), style)
             };
-            let sv = vf.and_then(|x| x.semver).and_then(Mark::of_semver);
-            spans.push(mark(sv, 0));
-            for (pi, p) in columns.iter().enumerate() {
-                spans.push(mark(p.results.get(vi).copied().flatten(), pi + 1));
+            for ci in win.range() {
+                let m = match ci.checked_sub(1) {
+                    None => vf.and_then(|x| x.semver).and_then(Mark::of_semver),
+                    Some(pi) => columns
+                        .get(pi)
+                        .and_then(|p| p.results.get(vi).copied().flatten()),
+                };
+                spans.push(mark(m, ci));
             }
             let r = Rect::new(inner.x, inner.y + 1 + ri as u16, inner.width, 1);
             Line::from(spans).render(r, buf);

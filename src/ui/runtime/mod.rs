@@ -14,3 +14,4 @@ mod terminal;
 pub mod worker;
 
 pub use event_loop::{Options, run};
+pub use terminal::width as terminal_width;

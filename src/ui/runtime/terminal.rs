@@ -15,6 +15,18 @@ use ratatui::crossterm::terminal::{
 
 pub type Term = Terminal<CrosstermBackend<Stdout>>;
 
+/// The width of the terminal standard output writes to, when it is one.
+pub fn width() -> Option<usize> {
+    use std::io::IsTerminal;
+    if !io::stdout().is_terminal() {
+        return None;
+    }
+    ratatui::crossterm::terminal::size()
+        .ok()
+        .map(|(w, _)| usize::from(w))
+        .filter(|w| *w > 0)
+}
+
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 /// Restores the terminal, once (later calls do nothing).

@@ -8,7 +8,7 @@ use ratatui::widgets::Widget;
 use crate::ui::app::keys::Context;
 use crate::ui::app::tree;
 use crate::ui::app::{App, Pane};
-use crate::ui::panes::policy::{PolicyPane, column_at, visible_rows};
+use crate::ui::panes::policy::{self as pane, PolicyPane, column_at, visible_rows};
 use crate::ui::widgets::layout::Areas;
 
 pub const TITLE: &str = "Policy";
@@ -36,7 +36,7 @@ pub fn open(app: &mut App) {
 pub fn click(app: &mut App, rect: Rect, column: u16, row: u16, top: u16) {
     let col = column.saturating_sub(rect.x + 1) as usize;
     app.policy_nav.row = app.policy_nav.row_scroll + (row - top - 1) as usize;
-    if let Some(c) = column_at(app, col) {
+    if let Some(c) = column_at(app, rect, col) {
         app.policy_nav.col = c;
     }
 }
@@ -44,10 +44,13 @@ pub fn click(app: &mut App, rect: Rect, column: u16, row: u16, top: u16) {
 /// Keeps the cursor on a version and a column the matrix shows.
 pub fn fit(app: &mut App, area: Rect) {
     let nv = app.versions.len();
-    let ncols = 1 + app.matrix.as_ref().map(|m| m.columns.len()).unwrap_or(0);
+    let ncols = pane::window(app, area).total;
     let rows = visible_rows(area);
     let nav = &mut app.policy_nav;
     nav.row = nav.row.min(nv.saturating_sub(1));
     nav.col = nav.col.min(ncols - 1);
     tree::fit(&mut nav.row_scroll, nav.row, nv, rows);
+    let room = pane::room(app, area);
+    let nav = &mut app.policy_nav;
+    tree::fit(&mut nav.col_scroll, nav.col, ncols, room);
 }

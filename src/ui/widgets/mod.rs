@@ -3,6 +3,7 @@
 //!
 //! May import nothing else of the UI.
 
+pub mod columns;
 pub mod layout;
 pub mod text;
 pub mod theme;

@@ -111,10 +111,19 @@ fn blame_prints_each_fields_lifecycle() {
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("message physics.v1.FlightPath"), "{out}");
     // Field 4: duration_s, removed and reserved in v0.3.0, reused as duration_ms in v1.1.1.
-    let row = out
+    // The row and its events wrapped under it (the lines that start blank).
+    let at = out
         .lines()
-        .find(|l| l.trim_start().starts_with("4  "))
+        .position(|l| l.trim_start().starts_with("4  "))
         .unwrap_or_else(|| panic!("{out}"));
+    let row: String = out
+        .lines()
+        .skip(at)
+        .enumerate()
+        .take_while(|(i, l)| *i == 0 || l.starts_with("   "))
+        .map(|(_, l)| l.trim())
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(row.contains("duration_s/duration_ms"), "{row}");
     assert!(row.contains("-v0.3.0 reserved"), "{row}");
     assert!(row.contains("+v1.1.1 int64 duration_ms = 4"), "{row}");

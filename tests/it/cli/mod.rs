@@ -3,6 +3,7 @@
 use crate::common::{Repo, proto, run};
 use serde_json::Value;
 
+mod blame;
 mod conventions;
 
 fn demo_log() -> Value {

@@ -10,6 +10,7 @@ mod keys;
 mod legend;
 mod screens;
 mod update;
+mod wide;
 
 use std::sync::{OnceLock, RwLock};
 

@@ -145,18 +145,34 @@ pub(super) const TABLE: &[Binding] = &[
         help: "a page down",
         footer: None,
     },
+    // In the matrices Home and End go sideways, as in a spreadsheet (before the rows' Home
+    // and End: the first match wins); `g` and `G` stay the top and bottom row everywhere.
+    Binding {
+        keys: &[k(KeyCode::Home), c('0')],
+        command: Command::FirstColumn,
+        contexts: &[History, Policy],
+        help: "first column (g: the top row)",
+        footer: None,
+    },
+    Binding {
+        keys: &[k(KeyCode::End), c('$')],
+        command: Command::LastColumn,
+        contexts: &[History, Policy],
+        help: "last column (G: the bottom row)",
+        footer: None,
+    },
     Binding {
         keys: &[k(KeyCode::Home), c('g')],
         command: Command::Home,
         contexts: NAV,
-        help: "first",
+        help: "first (in the matrices g is the top row, Home the first column)",
         footer: None,
     },
     Binding {
         keys: &[k(KeyCode::End), c('G')],
         command: Command::End,
         contexts: NAV,
-        help: "last",
+        help: "last (in the matrices G is the bottom row, End the last column)",
         footer: None,
     },
     Binding {
