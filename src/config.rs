@@ -153,7 +153,23 @@ impl Config {
             },
             None => Config::default(),
         };
-        if let Some(text) = read(buf_breaking::FILE_NAME)? {
+        // A buf.yaml refused (a link out of the repository, a device, too large) is skipped,
+        // as the history layer skips it; the reports say its breaking section is not used.
+        let buf_text = match crate::small_file::read(dir, buf_breaking::FILE_NAME) {
+            Ok(t) => Some(t),
+            Err(crate::small_file::Refused::NotFound) => None,
+            Err(e) => {
+                config.buf = Some(BufBreaking {
+                    summary: format!(
+                        "{} not read ({e}): its breaking section is not used",
+                        buf_breaking::FILE_NAME
+                    ),
+                    ..BufBreaking::default()
+                });
+                None
+            }
+        };
+        if let Some(text) = buf_text {
             config.buf = Some(
                 buf_breaking::parse(&text)
                     .map_err(|message| ConfigError {

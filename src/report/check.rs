@@ -263,6 +263,12 @@ pub fn to_github(r: &GateReport) -> String {
         .filter(|f| f.severity == Outcome::Error)
         .count();
     let old = r.findings.iter().filter(|f| f.preexisting).count();
+    if !r.config.is_empty() {
+        out.push_str(&format!(
+            "::notice title=protolapse config::{}\n",
+            gh_data(&sanitize::line(&r.config))
+        ));
+    }
     out.push_str(&format!(
         "::notice title=protolapse::{}{}\n",
         gh_data(&format!(
@@ -287,12 +293,6 @@ pub fn to_github(r: &GateReport) -> String {
             String::new()
         }
     ));
-    if !r.config.is_empty() {
-        out.push_str(&format!(
-            "::notice title=protolapse config::{}\n",
-            gh_data(&sanitize::line(&r.config))
-        ));
-    }
     out
 }
 

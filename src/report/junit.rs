@@ -114,7 +114,7 @@ pub fn to_junit(r: &GateReport) -> String {
         n = cases.len(),
     ));
     out.push_str(&format!(
-        "    <properties>\n      <property name=\"level\" value=\"{}\"/>\n      <property name=\"config\" value=\"{}\"/>\n    </properties>\n",
+        "    <properties>\n      <property name=\"level\" value=\"{}\"></property>\n      <property name=\"config\" value=\"{}\"></property>\n    </properties>\n",
         r.level.as_str(),
         xml(&r.config)
     ));

@@ -183,6 +183,17 @@ fn without_a_breaking_section_protolapse_keeps_its_default_and_says_so() {
         "{json}"
     );
     assert_eq!(v["level"], "wire");
+    let (_, gh) = check(&r, &["--format", "github"]);
+    assert!(
+        gh.contains("::notice title=protolapse config::buf.yaml has no breaking section"),
+        "{gh}"
+    );
+    let (_, junit) = check(&r, &["--format", "junit"]);
+    assert!(
+        junit.contains("<property name=\"level\" value=\"wire\"></property>")
+            && junit.contains("<property name=\"config\" value=\"buf.yaml has no breaking"),
+        "{junit}"
+    );
 }
 
 #[test]
