@@ -130,10 +130,9 @@ pub struct ConfigError {
 }
 
 impl Config {
-    /// Reads `protolapse.toml` in `dir` and the `breaking:` section of its `buf.yaml`, if
-    /// there are such files (None: neither is there); checks every value. A malformed
-    /// `breaking:` section is an error naming the key; a `buf.yaml` that is no YAML at all is
-    /// left to the history layer, which reports it as a problem of the working tree.
+    /// Reads `protolapse.toml` in `dir` and the `breaking:` sections of its `buf.yaml` files
+    /// (`buf_breaking::load`), if there are such files (None: neither is there); checks every
+    /// value. A malformed `breaking:` section is an error naming the file and the key.
     pub fn load(dir: &Path) -> Result<Option<Config>, ConfigError> {
         let read = |name: &str| match crate::small_file::read(dir, name) {
             Ok(t) => Ok(Some(t)),
@@ -153,38 +152,7 @@ impl Config {
             },
             None => Config::default(),
         };
-        // A buf.yaml refused (a link out of the repository, a device, too large) is skipped,
-        // as the history layer skips it; the reports say its breaking section is not used.
-        let buf_text = match crate::small_file::read(dir, buf_breaking::FILE_NAME) {
-            Ok(t) => Some(t),
-            Err(crate::small_file::Refused::NotFound) => None,
-            Err(e) => {
-                config.buf = Some(BufBreaking {
-                    summary: format!(
-                        "{} not read ({e}): its breaking section is not used",
-                        buf_breaking::FILE_NAME
-                    ),
-                    ..BufBreaking::default()
-                });
-                None
-            }
-        };
-        if let Some(text) = buf_text {
-            config.buf = Some(
-                buf_breaking::parse(&text)
-                    .map_err(|message| ConfigError {
-                        path: dir.join(buf_breaking::FILE_NAME),
-                        message,
-                    })?
-                    .unwrap_or_else(|| BufBreaking {
-                        summary: format!(
-                            "{} does not parse: its breaking section is not used",
-                            buf_breaking::FILE_NAME
-                        ),
-                        ..BufBreaking::default()
-                    }),
-            );
-        }
+        config.buf = buf_breaking::load(dir)?;
         Ok((config.from_file || config.buf.is_some()).then_some(config))
     }
 
@@ -198,12 +166,7 @@ impl Config {
             }
         });
         let buf = self.buf.as_ref().map(|b| {
-            if b.summary.is_empty() {
-                format!(
-                    "{} has no breaking section: protolapse's default level (not buf's implicit FILE)",
-                    buf_breaking::FILE_NAME
-                )
-            } else if self.level.is_some() && b.level.is_some() {
+            if self.level.is_some() && b.level.is_some() {
                 format!("{}, its level overridden", b.summary)
             } else {
                 b.summary.clone()

@@ -4,16 +4,18 @@
 //! other rule ignored), `except`, `ignore`, `ignore_only` and `ignore_unstable_packages` to
 //! [`IgnoreRule`]s. A buf rule id names protolapse's rules through the rule table's nearest
 //! buf rule (`rules::Rule::buf`), widened by [`FAMILIES`] for buf ids no rule names. Read from
-//! the working tree, like `protolapse.toml`; that file's keys win (see `Config::settings`).
+//! the working tree (its `buf.yaml`, and those of a `buf.work.yaml`'s directories), like
+//! `protolapse.toml`, whose keys win (see `Config::settings`).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use serde::Deserialize;
 
+use super::ConfigError;
+use super::buf_rules::{BUF_RULES, CATEGORIES, FAMILIES};
 use crate::judge::IgnoreRule;
 use crate::rules::{Level, RULES, RuleId};
-
-use super::buf_rules::{BUF_RULES, CATEGORIES, FAMILIES};
 
 pub const FILE_NAME: &str = "buf.yaml";
 
@@ -98,10 +100,77 @@ struct Section {
     disable_builtin: bool,
 }
 
-/// Reads a `buf.yaml`'s breaking configuration. `Ok(None)`: the YAML does not parse at all
-/// (the history layer reports the file as a problem of the version; nothing is guessed
-/// here). An error names the key.
-pub fn parse(text: &str) -> Result<Option<BufBreaking>, String> {
+/// The breaking configuration of the working tree at `root`: its `buf.yaml`, and the
+/// `buf.yaml` of each `buf.work.yaml` directory (v1 workspaces), merged. None: no `buf.yaml`.
+/// A file protolapse refuses to read (a link out of the repository, a device, too large) or
+/// that is no YAML at all is skipped, as the history layer skips it, and the summary says
+/// so; a malformed `breaking:` section is an error naming the file and the key.
+pub fn load(root: &Path) -> Result<Option<BufBreaking>, ConfigError> {
+    use crate::small_file::{Refused, read};
+    let mut files = vec![FILE_NAME.to_string()];
+    if let Ok(text) = read(root, "buf.work.yaml")
+        && let Ok(dirs) = crate::history::parse_buf_work(&text)
+    {
+        files.extend(
+            dirs.iter()
+                .filter(|d| *d != "." && crate::config::check_proto_path(d).is_ok())
+                .map(|d| format!("{d}/{FILE_NAME}")),
+        );
+    }
+    let skipped = |file: &str, why: String| BufBreaking {
+        summary: format!("{file} {why}: its breaking section is not used"),
+        ..BufBreaking::default()
+    };
+    let mut found = Vec::new();
+    for file in &files {
+        match read(root, file) {
+            Err(Refused::NotFound) => {}
+            Err(e) => found.push(skipped(file, format!("not read ({e})"))),
+            Ok(text) => match parse(file, &text).map_err(|message| ConfigError {
+                path: root.join(file),
+                message,
+            })? {
+                Some(b) => found.push(b),
+                None => found.push(skipped(file, "does not parse".into())),
+            },
+        }
+    }
+    Ok((!found.is_empty()).then(|| merge(found, "files")))
+}
+
+/// Several sections (modules, or the files of a workspace) as one: the strictest level,
+/// every exception, the summaries side by side.
+fn merge(parts: Vec<BufBreaking>, what: &str) -> BufBreaking {
+    let mut out = BufBreaking::default();
+    let mut summaries: Vec<String> = Vec::new();
+    for part in parts {
+        if let Some(level) = part.level
+            && out.level.is_none_or(|l| rank(level) > rank(l))
+        {
+            out.level = Some(level);
+        }
+        for i in part.ignores {
+            if !out.ignores.contains(&i) {
+                out.ignores.push(i);
+            }
+        }
+        if !summaries.contains(&part.summary) {
+            summaries.push(part.summary);
+        }
+    }
+    out.summary = summaries.join("; ");
+    if summaries.len() > 1 && out.level.is_some() {
+        out.summary.push_str(&format!(
+            " ({what} differ: the strictest level, every exception)"
+        ));
+    }
+    out
+}
+
+/// Reads the breaking configuration of one `buf.yaml` (`file`, its path in the repository).
+/// `Ok(None)`: the YAML does not parse at all (the history layer reports the file as a
+/// problem of the version; nothing is guessed here). An error names the key.
+pub fn parse(file: &str, text: &str) -> Result<Option<BufBreaking>, String> {
     let Ok(doc) = serde_norway::from_str::<Doc>(text) else {
         return Ok(None);
     };
@@ -137,30 +206,23 @@ pub fn parse(text: &str) -> Result<Option<BufBreaking>, String> {
         sections.push(("breaking".into(), t, ".".into()));
     }
     if sections.is_empty() {
-        return Ok(Some(BufBreaking::default()));
+        return Ok(Some(BufBreaking {
+            summary: format!(
+                "{file} has no breaking section: protolapse's default level (not buf's implicit FILE)"
+            ),
+            ..BufBreaking::default()
+        }));
     }
-    let mut out = BufBreaking::default();
-    let mut parts: Vec<String> = Vec::new();
+    let mut parts = Vec::new();
     for (key, s, dir) in &sections {
-        let (level, ignores, summary) = map(key, s, dir, v2)?;
-        if out.level.is_none_or(|l| rank(level) > rank(l)) {
-            out.level = Some(level);
-        }
-        for i in ignores {
-            if !out.ignores.contains(&i) {
-                out.ignores.push(i);
-            }
-        }
-        if !parts.contains(&summary) {
-            parts.push(summary);
-        }
+        let (level, ignores, summary) = map(file, key, s, dir, v2)?;
+        parts.push(BufBreaking {
+            level: Some(level),
+            ignores,
+            summary: format!("{file} {summary}"),
+        });
     }
-    out.summary = format!("{FILE_NAME} {}", parts.join(" | "));
-    if parts.len() > 1 {
-        out.summary
-            .push_str(" (modules differ: the strictest level, every exception)");
-    }
-    Ok(Some(out))
+    Ok(Some(merge(parts, "modules")))
 }
 
 /// A `use` or `except` entry, checked: a category or a buf rule id.
@@ -186,13 +248,14 @@ fn check_id(key: &str, id: &str) -> Result<(), String> {
 
 /// One section: its level, its ignores, its summary.
 fn map(
+    file: &str,
     key: &str,
     s: &Section,
     dir: &str,
     v2: bool,
 ) -> Result<(Level, Vec<IgnoreRule>, String), String> {
     let mut ignores = Vec::new();
-    let because = |what: String| Some(format!("{FILE_NAME} {key}.{what}"));
+    let because = |what: String| Some(format!("{file} {key}.{what}"));
     let used: Vec<String> = s.use_.clone().unwrap_or_else(|| vec!["FILE".into()]);
     for id in &used {
         check_id(&format!("{key}.use"), id)?;
@@ -333,148 +396,4 @@ fn path_globs(key: &str, path: &str, dir: &str, v2: bool) -> Result<Vec<glob::Pa
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn rules(b: &BufBreaking) -> Vec<(Option<String>, Option<String>, bool)> {
-        b.ignores
-            .iter()
-            .map(|i| {
-                (
-                    i.rule.clone(),
-                    i.path.as_ref().map(|p| p.as_str().to_string()),
-                    i.unstable_package,
-                )
-            })
-            .collect()
-    }
-
-    #[test]
-    fn categories_map_to_levels() {
-        for (used, level) in [
-            ("[FILE]", Level::Source),
-            ("[PACKAGE]", Level::Source),
-            ("[WIRE_JSON]", Level::Json),
-            ("[WIRE]", Level::Wire),
-            ("[WIRE, WIRE_JSON]", Level::Json),
-        ] {
-            let b = parse(&format!("version: v1\nbreaking:\n  use: {used}\n"))
-                .unwrap()
-                .unwrap();
-            assert_eq!(b.level, Some(level), "{used}");
-            assert!(b.ignores.is_empty(), "{used}");
-        }
-        // A section without `use` is buf's default, FILE; no section is no level.
-        let b = parse("version: v1\nbreaking:\n  except: [FILE_NO_DELETE]\n")
-            .unwrap()
-            .unwrap();
-        assert_eq!(b.level, Some(Level::Source));
-        let b = parse("version: v1\nlint:\n  use: [STANDARD]\n")
-            .unwrap()
-            .unwrap();
-        assert_eq!(b, BufBreaking::default());
-        // Not YAML at all: left to the history layer.
-        assert_eq!(parse("version: [").unwrap(), None);
-    }
-
-    #[test]
-    fn buf_rule_ids_name_protolapse_rules() {
-        assert_eq!(rules_for("FIELD_SAME_NAME"), [RuleId::FIELD_RENAMED]);
-        let deletes = rules_for("FIELD_NO_DELETE_UNLESS_NUMBER_RESERVED");
-        for r in [
-            RuleId::FIELD_REMOVED,
-            RuleId::FIELD_REMOVED_RESERVED,
-            RuleId::FIELD_NUMBER_CHANGED,
-        ] {
-            assert!(deletes.contains(&r), "{r}");
-        }
-        assert_eq!(
-            rules_for("FILE_SAME_JAVA_PACKAGE"),
-            [RuleId::FILE_OPTION_CHANGED]
-        );
-        // Every id the rule table names is one buf knows.
-        for r in RULES.iter().filter(|r| !r.buf.is_empty()) {
-            assert!(BUF_RULES.contains(&r.buf), "{}: {}", r.id, r.buf);
-        }
-    }
-
-    #[test]
-    fn except_ignore_and_ignore_only_become_ignores() {
-        let b = parse(
-            "version: v1\nbreaking:\n  use: [FILE]\n  except: [FIELD_SAME_JSON_NAME]\n  ignore: [legacy, a/b.proto]\n  ignore_only:\n    FIELD_SAME_NAME: [x]\n  ignore_unstable_packages: true\n",
-        )
-        .unwrap()
-        .unwrap();
-        let got = rules(&b);
-        let json = Some("FIELD_JSON_NAME_CHANGED".to_string());
-        assert!(got.contains(&(json, None, false)), "{got:?}");
-        for p in ["legacy", "legacy/**", "a/b.proto", "a/b.proto/**"] {
-            assert!(got.contains(&(None, Some(p.into()), false)), "{p}: {got:?}");
-        }
-        assert!(got.contains(&(Some("FIELD_RENAMED".into()), Some("x/**".into()), false)));
-        assert!(got.contains(&(None, None, true)), "{got:?}");
-        assert!(b.summary.contains("except: 1; ignore: 2; ignore_only: 1"));
-    }
-
-    #[test]
-    fn single_rules_in_use_keep_only_those_rules() {
-        let b = parse("version: v1\nbreaking:\n  use: [FIELD_SAME_NAME]\n")
-            .unwrap()
-            .unwrap();
-        assert_eq!(b.level, Some(Level::Source));
-        let ignored: Vec<String> = b.ignores.iter().filter_map(|i| i.rule.clone()).collect();
-        assert_eq!(ignored.len(), RuleId::ALL.len() - 1);
-        assert!(!ignored.contains(&"FIELD_RENAMED".to_string()));
-    }
-
-    #[test]
-    fn v2_paths_lose_the_module_folder() {
-        let b = parse(
-            "version: v2\nmodules:\n  - path: proto\n    breaking:\n      use: [WIRE]\n      ignore: [proto/legacy]\n  - path: api\nbreaking:\n  use: [FILE]\n",
-        )
-        .unwrap()
-        .unwrap();
-        // The strictest of the modules' levels; the summary says they differ.
-        assert_eq!(b.level, Some(Level::Source));
-        assert!(b.summary.contains("modules differ"), "{}", b.summary);
-        assert!(
-            rules(&b).contains(&(None, Some("legacy/**".into()), false)),
-            "{:?}",
-            rules(&b)
-        );
-    }
-
-    #[test]
-    fn mistakes_name_the_key() {
-        for (text, key) in [
-            ("version: v1\nbreaking:\n  use: [WIR]\n", "`breaking.use`"),
-            (
-                "version: v1\nbreaking:\n  except: [FIELD_NO_DELET]\n",
-                "`breaking.except`",
-            ),
-            ("version: v1\nbreaking:\n  uses: [FILE]\n", "`breaking`"),
-            ("version: v1\nbreaking:\n  use: FILE\n", "`breaking`"),
-            (
-                "version: v1\nbreaking:\n  ignore: [/etc]\n",
-                "`breaking.ignore`",
-            ),
-            (
-                "version: v1\nbreaking:\n  ignore_only:\n    NOPE: [x]\n",
-                "`breaking.ignore_only`",
-            ),
-            (
-                "version: v2\nmodules:\n  - path: p\n    breaking:\n      use: [WIER]\n",
-                "`modules[0].breaking.use`",
-            ),
-            (
-                "version: v1\nbreaking:\n  use: [WIRE]\n  except: [WIRE]\n",
-                "`breaking`",
-            ),
-        ] {
-            let err = parse(text).unwrap_err();
-            assert!(err.contains(key), "{text}: {err}");
-        }
-        let err = parse("version: v1\nbreaking:\n  use: [WIR]\n").unwrap_err();
-        assert!(err.contains("did you mean WIRE"), "{err}");
-    }
-}
+mod tests;

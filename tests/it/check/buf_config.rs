@@ -290,3 +290,38 @@ fn fix_hints_name_the_element() {
     );
     assert!(!out.contains("E_TWO"), "{out}");
 }
+
+#[test]
+fn buf_work_yaml_directories_are_read() {
+    // A v1 workspace: the module's own buf.yaml, in a buf.work.yaml directory.
+    let mut r = Repo::new();
+    r.write("buf.work.yaml", "version: v1\ndirectories:\n  - proto\n");
+    r.write("proto/buf.yaml", "version: v1\nbreaking:\n  use: [FILE]\n");
+    r.write(
+        "proto/api/t.proto",
+        &proto("api", "message M {\n  int32 a = 1;\n}"),
+    );
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write(
+        "proto/api/t.proto",
+        &proto("api", "message M {\n  int32 alpha = 1;\n}"),
+    );
+    let (code, out) = check(&r, &[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("config: proto/buf.yaml breaking (use: FILE)"),
+        "{out}"
+    );
+    // Its paths are relative to the module root: import paths.
+    r.write(
+        "proto/buf.yaml",
+        "version: v1\nbreaking:\n  use: [FILE]\n  ignore: [api]\n",
+    );
+    let (code, out) = check(&r, &[]);
+    assert_eq!(code, 0, "{out}");
+    r.write("proto/buf.yaml", "version: v1\nbreaking:\n  use: [FLIE]\n");
+    let (code, out) = check(&r, &[]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("proto/buf.yaml"), "{out}");
+}
