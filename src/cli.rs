@@ -370,6 +370,7 @@ impl Judge {
         }
         if let Some(l) = &self.level {
             s.level = l.parse::<Level>().map_err(|e| anyhow!("--level: {e}"))?;
+            s.origin.push_str("; level from --level");
         }
         if let Some(p) = &self.pre1 {
             s.pre1 = p.parse::<Pre1>().map_err(|e| anyhow!("--pre1: {e}"))?;

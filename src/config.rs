@@ -1,6 +1,9 @@
 //! `protolapse.toml` at the repository root. Unknown keys and bad values are errors that name
 //! the key and the file. Command-line flags override what it says. See docs/config.md.
 
+mod buf_breaking;
+mod buf_rules;
+
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -8,6 +11,8 @@ use serde::Deserialize;
 use crate::history::HistoryOptions;
 use crate::judge::{IgnoreRule, Ignores};
 use crate::policy::{HazardKind, Level, Policy, Pre1, Settings};
+
+pub use buf_breaking::{BufBreaking, rules_for as rules_for_buf_id};
 
 pub const FILE_NAME: &str = "protolapse.toml";
 
@@ -38,6 +43,13 @@ pub struct Config {
     /// Changes to accept.
     #[serde(default)]
     pub ignore: Vec<IgnoreEntry>,
+    /// Whether the settings came from a `protolapse.toml` (not a key of it).
+    #[serde(skip)]
+    pub from_file: bool,
+    /// The working tree's `buf.yaml` `breaking:` configuration, mapped (not a key of
+    /// protolapse.toml): None without a `buf.yaml`.
+    #[serde(skip)]
+    pub buf: Option<BufBreaking>,
 }
 
 /// One `[[ignore]]` table: every given condition must hold.
@@ -107,29 +119,65 @@ pub fn check_proto_path(path: &str) -> Result<(), String> {
 }
 
 #[derive(Debug, thiserror::Error)]
-#[error("{path}: {message}\n  help: see docs/config.md for the keys protolapse.toml takes")]
+#[error("{path}: {message}\n  help: {}", if path.ends_with(buf_breaking::FILE_NAME) {
+    "see docs/check.md (Coming from buf) for the `breaking:` keys protolapse reads"
+} else {
+    "see docs/config.md for the keys protolapse.toml takes"
+})]
 pub struct ConfigError {
     pub path: PathBuf,
     pub message: String,
 }
 
 impl Config {
-    /// Reads `protolapse.toml` in `dir`, if there is one; checks every value.
+    /// Reads `protolapse.toml` in `dir` and the `breaking:` sections of its `buf.yaml` files
+    /// (`buf_breaking::load`), if there are such files (None: neither is there); checks every
+    /// value. A malformed `breaking:` section is an error naming the file and the key.
     pub fn load(dir: &Path) -> Result<Option<Config>, ConfigError> {
-        let path = dir.join(FILE_NAME);
-        let text = match crate::small_file::read(dir, FILE_NAME) {
-            Ok(t) => t,
-            Err(crate::small_file::Refused::NotFound) => return Ok(None),
-            Err(e) => {
-                return Err(ConfigError {
-                    path,
-                    message: e.to_string(),
-                });
-            }
+        let read = |name: &str| match crate::small_file::read(dir, name) {
+            Ok(t) => Ok(Some(t)),
+            Err(crate::small_file::Refused::NotFound) => Ok(None),
+            Err(e) => Err(ConfigError {
+                path: dir.join(name),
+                message: e.to_string(),
+            }),
         };
-        Self::parse(&text)
-            .map(Some)
-            .map_err(|message| ConfigError { path, message })
+        let mut config = match read(FILE_NAME)? {
+            Some(text) => Config {
+                from_file: true,
+                ..Self::parse(&text).map_err(|message| ConfigError {
+                    path: dir.join(FILE_NAME),
+                    message,
+                })?
+            },
+            None => Config::default(),
+        };
+        config.buf = buf_breaking::load(dir)?;
+        Ok((config.from_file || config.buf.is_some()).then_some(config))
+    }
+
+    /// Where the level and the ignores come from, in one line for the reports.
+    pub fn origin(&self) -> String {
+        let toml = self.from_file.then(|| {
+            if self.level.is_some() {
+                format!("{FILE_NAME} (level)")
+            } else {
+                FILE_NAME.to_string()
+            }
+        });
+        let buf = self.buf.as_ref().map(|b| {
+            if self.level.is_some() && b.level.is_some() {
+                format!("{}, its level overridden", b.summary)
+            } else {
+                b.summary.clone()
+            }
+        });
+        match (toml, buf) {
+            (None, None) => "defaults (no protolapse.toml, no buf.yaml)".to_string(),
+            (Some(t), None) => t,
+            (None, Some(b)) => b,
+            (Some(t), Some(b)) => format!("{t}; {b}"),
+        }
     }
 
     /// Parses and checks the text of a config file; the error names the key.
@@ -177,13 +225,23 @@ impl Config {
     /// loaded history, see `judge::Scope`). Errors name the file and the key.
     pub fn settings(&self) -> Result<Settings, String> {
         let at = |e: String| format!("{FILE_NAME}: {e}");
+        let buf = self.buf.as_ref();
+        let mut ignores = self.ignores().map_err(at)?;
+        // protolapse.toml's ignores first: a change both cover shows its reason.
+        ignores
+            .rules
+            .extend(buf.iter().flat_map(|b| b.ignores.iter().cloned()));
         Ok(Settings {
             scope: crate::judge::Scope::Whole,
             policy: self.policy().map_err(at)?,
-            level: self.level.unwrap_or_default(),
+            level: self
+                .level
+                .or_else(|| buf.and_then(|b| b.level))
+                .unwrap_or_default(),
             strict: self.strict.unwrap_or(false),
             pre1: self.pre1.unwrap_or_default(),
-            ignores: self.ignores().map_err(at)?,
+            ignores,
+            origin: self.origin(),
         })
     }
 
@@ -238,6 +296,7 @@ impl Config {
                 rule: e.rule.clone(),
                 path: glob("path", &e.path)?,
                 element: glob("element", &e.element)?,
+                unstable_package: false,
                 reason: e.reason.clone(),
             });
         }

@@ -179,9 +179,10 @@ pub struct Judge {
     /// BACKWARD_TILL(x)_AND_FORWARD_TILL(y), FULL, FULL_TRANSITIVE (see docs/policies.md).
     #[arg(long, value_name = "POLICY")]
     pub policy: Option<String>,
-    /// The level a policy judges: wire (binary encoding) or json (ProtoJSON).
+    /// The level a policy judges: wire (binary encoding), json (ProtoJSON) or source (both,
+    /// and code generated from the schema).
     #[arg(long, value_name = "LEVEL", ignore_case = true,
-          value_parser = PossibleValuesParser::new(["wire", "json"]))]
+          value_parser = PossibleValuesParser::new(["wire", "json", "source"]))]
     pub level: Option<String>,
     /// Hazard and lossy changes fail instead of warning.
     #[arg(long, overrides_with = "no_strict")]

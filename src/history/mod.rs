@@ -34,6 +34,7 @@ use std::sync::Arc;
 
 pub use crate::origin::Origin;
 pub use buf::DepPin;
+pub use buf::{clean as clean_path, parse_buf_work};
 pub use git::{load, repo_root};
 pub use order::{parse_tag_version, tag_prefix};
 

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use crate::load::{Loaded, Project, VersionId};
-use crate::rules::{Change, RuleId, Severity};
+use crate::rules::{Change, Level, RuleId, Severity};
 use crate::schema::Schema;
 
 use super::closure::Closure;
@@ -19,9 +19,10 @@ use super::{Ignores, Scope, Side, ignore, judge, judge_with};
 /// not in a file that failed to compile); and whether anything but comments changed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PairSummary {
-    /// `[level][direction]`: level 0 wire, 1 json; direction 0 backward, 1 forward.
-    pub worst: [[Severity; 2]; 2],
-    pub warnings: [[u32; 2]; 2],
+    /// `[level][direction]`: level by `Level::index` (wire, json, source); direction 0
+    /// backward, 1 forward.
+    pub worst: [[Severity; 2]; 3],
+    pub warnings: [[u32; 2]; 3],
     /// Some change other than a comment counts.
     pub changed: bool,
     /// Changes that could not be judged because a file did not compile on one side.
@@ -36,8 +37,10 @@ impl PairSummary {
         };
         for c in changes.iter().filter(|c| c.ignored.is_none()) {
             s.changed |= c.rule != RuleId::COMMENT_CHANGED;
-            for (l, d) in [(0, c.verdict.wire), (1, c.verdict.json)] {
-                for (k, sev) in [(0, d.backward), (1, d.forward)] {
+            for level in Level::ALL {
+                for (k, backward) in [(0, true), (1, false)] {
+                    let sev = c.verdict.at(level, backward);
+                    let l = level.index();
                     s.worst[l][k] = s.worst[l][k].max(sev);
                     if matches!(sev, Severity::Hazard | Severity::Lossy) {
                         s.warnings[l][k] += 1;

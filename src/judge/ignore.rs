@@ -20,8 +20,9 @@ use crate::schema::model::Doc;
 /// The directive word in a comment.
 pub const DIRECTIVE: &str = "protolapse:ignore";
 
-/// One configured ignore: every given condition must hold.
-#[derive(Debug, Clone)]
+/// One configured ignore (from `protolapse.toml`, or a `buf.yaml` `breaking:` section):
+/// every given condition must hold.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IgnoreRule {
     /// A rule id (`FIELD_TYPE_CHANGED`).
     pub rule: Option<String>,
@@ -29,11 +30,14 @@ pub struct IgnoreRule {
     pub path: Option<glob::Pattern>,
     /// A glob over the element's full name (`physics.v1.Legacy*`).
     pub element: Option<glob::Pattern>,
+    /// Only elements of an unstable package (`v1alpha1`, `v1beta2`, `v1test`, `v1p1beta1`:
+    /// buf's `ignore_unstable_packages`).
+    pub unstable_package: bool,
     pub reason: Option<String>,
 }
 
 /// The configured ignores.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Ignores {
     pub rules: Vec<IgnoreRule>,
 }
@@ -95,6 +99,7 @@ impl Ignores {
         self.rules.iter().find_map(|r| {
             let hit = r.rule.as_deref().is_none_or(|id| id == rule)
                 && r.element.as_ref().is_none_or(|g| g.matches(element))
+                && (!r.unstable_package || in_unstable_package(element))
                 && r.path
                     .as_ref()
                     .is_none_or(|g| files.iter().any(|f| g.matches_with(f, opts)));
@@ -105,6 +110,44 @@ impl Ignores {
             })
         })
     }
+}
+
+/// True when a name has an unstable version component, as buf's
+/// `ignore_unstable_packages` reads a package: `vN` followed by `alpha`, `beta` or `test`
+/// (`v1alpha1`, `v2beta`, `v1test_foo`), maybe after `pN` (`v1p1beta1`). The last
+/// component, the element's own name, is not looked at.
+pub fn in_unstable_package(element: &str) -> bool {
+    let Some((package, _)) = element.rsplit_once('.') else {
+        return false;
+    };
+    package.split('.').any(|part| {
+        let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let Some(rest) = part.strip_prefix('v') else {
+            return false;
+        };
+        let n = digits(rest);
+        if n == 0 {
+            return false;
+        }
+        let mut rest = &rest[n..];
+        if rest.starts_with("test") {
+            return true;
+        }
+        if let Some(p) = rest.strip_prefix('p') {
+            let n = digits(p);
+            if n == 0 {
+                return false;
+            }
+            rest = &p[n..];
+        }
+        let Some(tail) = rest
+            .strip_prefix("alpha")
+            .or_else(|| rest.strip_prefix("beta"))
+        else {
+            return false;
+        };
+        tail.chars().all(|c| c.is_ascii_digit())
+    })
 }
 
 /// True when a doc's comments hold a directive.
@@ -197,5 +240,29 @@ mod tests {
         );
         assert!(directives("protolapse:ignore").is_empty());
         assert!(directives("no directive here").is_empty());
+    }
+
+    #[test]
+    fn unstable_packages_are_read_as_buf_reads_them() {
+        for yes in [
+            "foo.v1alpha1.Msg",
+            "foo.v1beta.Msg.field",
+            "foo.v2test.E.V",
+            "foo.v1test_x.Msg",
+            "foo.v1p1beta1.Msg",
+            "v1alpha.Msg",
+        ] {
+            assert!(in_unstable_package(yes), "{yes}");
+        }
+        for no in [
+            "foo.v1.Msg",
+            "foo.valpha1.Msg",
+            "foo.v1gamma.Msg",
+            "foo.v1.v1alpha1",
+            "foo.v1alpha1x.Msg",
+            "v1alpha1",
+        ] {
+            assert!(!in_unstable_package(no), "{no}");
+        }
     }
 }

@@ -41,6 +41,9 @@ pub struct Settings {
     pub strict: bool,
     pub pre1: Pre1,
     pub ignores: Ignores,
+    /// Where these settings were read from, one line for the reports
+    /// (`config::Config::origin`, and the flags given over it).
+    pub origin: String,
 }
 
 /// Why a history cannot be judged with these settings.

@@ -33,6 +33,9 @@ pub fn to_text(r: &GateReport) -> String {
         r.level.as_str(),
         if r.strict { ", strict" } else { "" }
     ));
+    if !r.config.is_empty() {
+        out.push_str(&format!("  config: {}\n", sanitize::line(&r.config)));
+    }
     for f in r.findings.iter().filter(|f| !f.preexisting) {
         out.push('\n');
         let label = match f.severity {
@@ -178,6 +181,7 @@ pub fn to_json(r: &GateReport) -> Value {
         "version": r.version,
         "policy": r.policy,
         "level": r.level.as_str(),
+        "config": r.config,
         "strict": r.strict,
         "pass": r.pass,
         "not_judged": r.not_judged,
@@ -259,6 +263,12 @@ pub fn to_github(r: &GateReport) -> String {
         .filter(|f| f.severity == Outcome::Error)
         .count();
     let old = r.findings.iter().filter(|f| f.preexisting).count();
+    if !r.config.is_empty() {
+        out.push_str(&format!(
+            "::notice title=protolapse config::{}\n",
+            gh_data(&sanitize::line(&r.config))
+        ));
+    }
     out.push_str(&format!(
         "::notice title=protolapse::{}{}\n",
         gh_data(&format!(
@@ -362,6 +372,7 @@ pub fn to_sarif(r: &GateReport) -> Value {
                 "base": r.base,
                 "policy": r.policy,
                 "level": r.level.as_str(),
+                "config": r.config,
                 "pass": r.pass,
                 "required_bump": r.required_bump,
             },

@@ -44,10 +44,11 @@ fn change(out: &mut String, c: &Change) {
     row(out, "wire", c.verdict.wire);
     row(out, "json", c.verdict.json);
     out.push_str(&format!(
-        "  source  {}\n  bump    {}\n  {}\n",
+        "  source  {}\n  bump    {}\n  {}\n  fix: {}\n",
         source(c.verdict.source),
         c.bump.as_str(),
-        sanitize::line(&c.message)
+        sanitize::line(&c.message),
+        sanitize::line(&crate::policy::gate::how_to_fix_change(c))
     ));
 }
 

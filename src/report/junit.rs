@@ -113,6 +113,11 @@ pub fn to_junit(r: &GateReport) -> String {
         xml(&title),
         n = cases.len(),
     ));
+    out.push_str(&format!(
+        "    <properties>\n      <property name=\"level\" value=\"{}\"></property>\n      <property name=\"config\" value=\"{}\"></property>\n    </properties>\n",
+        r.level.as_str(),
+        xml(&r.config)
+    ));
     for c in &cases {
         out.push_str(&format!(
             "    <testcase name=\"{}\" classname=\"{}\"",

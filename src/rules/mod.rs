@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::diff::Pairing;
 use crate::schema::Schema;
-pub use verdict::{Bump, Directions, Severity, Source, Verdict};
+pub use verdict::{Bump, Directions, Level, Severity, Source, Verdict};
 
 /// One rule's metadata.
 #[derive(Debug, Clone, Copy)]

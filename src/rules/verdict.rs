@@ -63,6 +63,48 @@ impl Directions {
     }
 }
 
+/// The level a policy judges a change at: which cells of its verdict count.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// The binary encoding.
+    #[default]
+    Wire,
+    /// ProtoJSON.
+    Json,
+    /// Binary, ProtoJSON and generated code: a change fails when any reader of the data
+    /// fails or code generated from the old schema no longer compiles against the new one
+    /// (buf's FILE and PACKAGE categories).
+    Source,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Wire, Level::Json, Level::Source];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::Wire => "wire",
+            Level::Json => "json",
+            Level::Source => "source",
+        }
+    }
+
+    /// A dense index (0, 1, 2), for per-level tables.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Level, String> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.as_str().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("`{s}` is not a level: use `wire`, `json` or `source`"))
+    }
+}
+
 /// Generated code: does code written against the old schema still compile?
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "lowercase")]
@@ -116,6 +158,26 @@ impl Verdict {
             s.max(Severity::Breaking)
         } else {
             s
+        }
+    }
+
+    /// The cell a policy at `level` reads, backward or forward. At the source level: the
+    /// worse of wire and JSON, and breaking backward when generated code breaks (code
+    /// written against the old schema and built against the new one; the forward direction
+    /// has no source meaning).
+    pub fn at(&self, level: Level, backward: bool) -> Severity {
+        let pick = |d: Directions| if backward { d.backward } else { d.forward };
+        match level {
+            Level::Wire => pick(self.wire),
+            Level::Json => pick(self.json),
+            Level::Source => {
+                let data = pick(self.wire).max(pick(self.json));
+                if backward && self.source == Source::Breaking {
+                    Severity::Breaking
+                } else {
+                    data
+                }
+            }
         }
     }
 

@@ -199,6 +199,7 @@ fn opentelemetry_history_is_judged() {
         rule: None,
         path: Some(glob::Pattern::new(g).unwrap()),
         element: None,
+        unstable_package: false,
         reason: Some("development".into()),
     };
     let a = policy::analyze(

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::judge::Counts;
 use crate::load::{Loaded, VersionId};
-use crate::rules::{self, Bump, Change, RuleId};
+use crate::rules::{Bump, Change, RuleId};
 
 use super::super::registry::{Direction, Level, Policy, Violation};
 use super::super::semver::SemverCheck;
@@ -72,6 +72,8 @@ pub struct GateReport {
     pub version: Option<String>,
     pub policy: String,
     pub level: Level,
+    /// Where the level and ignores were read from (`policy::Settings::origin`).
+    pub config: String,
     pub strict: bool,
     pub pass: bool,
     pub required_bump: Bump,
@@ -103,29 +105,6 @@ impl GateReport {
             "FAIL"
         }
     }
-}
-
-/// First paragraph of the rule page's "How to make the change safely".
-pub fn how_to_fix(rule: RuleId) -> String {
-    let Some(page) = rules::page(rule) else {
-        return String::new();
-    };
-    let mut lines = page
-        .lines()
-        .skip_while(|l| !l.starts_with("## How to make the change safely"))
-        .skip(1)
-        .skip_while(|l| l.trim().is_empty());
-    let mut out = String::new();
-    for l in lines.by_ref() {
-        if l.trim().is_empty() || l.starts_with('#') {
-            break;
-        }
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(l.trim());
-    }
-    out
 }
 
 /// Maps an import-path location to the repository path, through the version's files.
@@ -167,7 +146,7 @@ pub(super) fn change_finding(
         location: loc,
         message: c.message.clone(),
         why: Some(why),
-        fix: how_to_fix(c.rule),
+        fix: super::fix::how_to_fix_change(&c),
         change: Some(c),
         preexisting: false,
     }
@@ -232,16 +211,4 @@ pub(super) fn compile_findings(subject: &Loaded, base: &Loaded) -> Vec<Finding> 
             f
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fixes_come_from_the_rule_pages() {
-        for r in rules::RULES {
-            assert!(!how_to_fix(r.id).is_empty(), "{} has no fix text", r.id);
-        }
-    }
 }

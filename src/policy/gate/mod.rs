@@ -5,6 +5,7 @@
 //! to fix it (`findings`).
 
 mod findings;
+mod fix;
 
 use std::collections::BTreeMap;
 
@@ -16,8 +17,9 @@ use super::registry::{self, Policy};
 use super::semver::{self as sv, SemverVerdict};
 use super::{Settings, buffrs, hazards};
 
-pub use findings::{Finding, GateReport, Outcome, how_to_fix};
+pub use findings::{Finding, GateReport, Outcome};
 use findings::{Key, change_finding, compile_findings, key, repo_location, why};
+pub use fix::{how_to_fix, how_to_fix_change};
 
 /// What to check.
 pub struct GateInput<'a> {
@@ -245,6 +247,7 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
         version: input.version.map(|v| v.to_string()),
         policy: input.policy.to_string(),
         level: s.level,
+        config: s.origin.clone(),
         strict: s.strict,
         pass: not_judged.is_none() && !findings.iter().any(|f| f.severity == Outcome::Error),
         required_bump: rules::required_bump(&changes),

@@ -159,14 +159,6 @@ pub fn earlier_tags(versions: &[Loaded], id: VersionId, releases_only: bool) -> 
         .collect()
 }
 
-fn cell(change: &Change, level: Level, backward: bool) -> Severity {
-    let d = match level {
-        Level::Wire => change.verdict.wire,
-        Level::Json => change.verdict.json,
-    };
-    if backward { d.backward } else { d.forward }
-}
-
 /// Evaluates `policy` for version `subject`, whose previous relevant version is `prev` and
 /// which comes after `earlier` (history order).
 pub fn evaluate(
@@ -202,10 +194,7 @@ pub fn evaluate(
         });
         return out;
     }
-    let l = match level {
-        Level::Wire => 0,
-        Level::Json => 1,
-    };
+    let l = level.index();
     for (j, backward, forward) in reqs {
         let name = &versions[j.index()].version.name;
         let Some(s) = cmp.summary(j, subject) else {
@@ -288,7 +277,7 @@ pub fn violations_against(
             ]
             .into_iter()
             .filter(|(on, _)| *on)
-            .map(|(_, d)| (d, cell(c, level, d == Direction::Backward)))
+            .map(|(_, d)| (d, c.verdict.at(level, d == Direction::Backward)))
             .max_by_key(|(_, s)| *s)
             .filter(|(_, s)| *s > Severity::Safe)
         };

@@ -4,8 +4,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::Serialize;
-
 use crate::history::VersionKind;
 use crate::load::Loaded;
 
@@ -145,34 +143,7 @@ fn call(t: &str) -> Option<(String, Option<String>, &str)> {
     }
 }
 
-/// The level a policy is evaluated at.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    #[default]
-    Wire,
-    Json,
-}
-
-impl Level {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::Wire => "wire",
-            Level::Json => "json",
-        }
-    }
-}
-
-impl FromStr for Level {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Level, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "wire" => Ok(Level::Wire),
-            "json" => Ok(Level::Json),
-            _ => Err(format!("`{s}` is not a level: use `wire` or `json`")),
-        }
-    }
-}
+pub use crate::rules::Level;
 
 #[cfg(test)]
 mod tests {

@@ -4,6 +4,7 @@
 //! mistakes through check, log and blame with their JSON contracts.
 
 mod base;
+mod buf_config;
 mod demo;
 mod gate;
 mod strictness;

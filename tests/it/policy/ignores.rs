@@ -15,6 +15,7 @@ fn ignores_from_config_and_inline_comments() {
             rule: Some("FIELD_TYPE_CHANGED".into()),
             path: None,
             element: Some(glob::Pattern::new("t.M.*").unwrap()),
+            unstable_package: false,
             reason: Some("migrated".into()),
         }],
     };
