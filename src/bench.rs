@@ -200,6 +200,8 @@ fn ui(path: &Path, opts: &HistoryOptions, root: Option<String>) -> Result<()> {
         tags: opts.tags.clone(),
         revs: opts.revs.clone(),
         proto_paths: opts.proto_paths.clone(),
+        commits: opts.commits.clone(),
+        paths: opts.paths.clone(),
     };
     let f = bench::measure(Source::Repo(path.to_path_buf()), load, root, 120, 40)?;
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;

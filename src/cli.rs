@@ -348,6 +348,8 @@ impl Global {
             tags: self.tags.clone(),
             revs: self.revs.clone(),
             proto_paths: self.proto_paths.clone(),
+            commits: self.commits.clone(),
+            paths: self.paths.clone(),
         };
         given.check().map_err(|e| anyhow!(e))?;
         Ok(commands::Source {
