@@ -167,6 +167,30 @@ fn the_cli_takes_commits_and_path_before_or_after_the_command() {
         out.contains("3 versions") && out.contains(&ids[3][..7]),
         "{out}"
     );
+    assert!(
+        out.contains("semver: not checked") && out.contains("no breaking change"),
+        "{out}"
+    );
+    assert!(out.contains("\"Money gets nanos\""), "{out}");
+    // A range given without `=` is not taken for a repository.
+    let (code, _, err) = run(&["--commits", "HEAD~1..HEAD", "log", dir], r.path());
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--commits=HEAD~1..HEAD"), "{err}");
+    // --path before and after the subcommand: both folders.
+    let (code, out, err) = run(
+        &[
+            "--commits",
+            "--path",
+            "pay/v1",
+            "log",
+            dir,
+            "--path",
+            "other",
+        ],
+        r.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("4 versions"), "{out}");
     let (code, _, err) = run(
         &["--commits=HEAD~1..HEAD", "--path", "other", "log", dir],
         r.path(),
