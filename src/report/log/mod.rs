@@ -287,11 +287,13 @@ fn commit_lines(versions: &[VersionJson<'_>]) -> String {
         .find(|v| v.previous.is_some() && v.changes.breaking > 0);
     match first {
         Some(v) => out.push_str(&format!(
-            "first breaking change: {} ({}, {} breaking) \"{}\"; `protolapse diff {} {}` lists them\n",
+            "first breaking change: {} ({}, {} breaking){}; `protolapse diff {} {}` lists them\n",
             sanitize::line(v.name),
             v.date,
             v.changes.breaking,
-            sanitize::line(v.message.unwrap_or("")),
+            v.message
+                .map(|m| format!(" \"{}\"", sanitize::line(m)))
+                .unwrap_or_default(),
             sanitize::line(v.previous.unwrap_or("")),
             sanitize::line(v.name),
         )),
