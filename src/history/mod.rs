@@ -1,5 +1,7 @@
 //! History: git tags (and extra revisions, and the working tree) -> ordered versions, each
-//! with the source text of its `.proto` files.
+//! with the source text of its `.proto` files. Or, with `--commits`, the commits of a range
+//! that changed the schema in scope (`commits`); `--path` limits every version to some
+//! folders and what their files import (`scope`).
 //!
 //! This is the only module that uses `git2`. The repository is opened read-only: nothing is
 //! checked out, no hook runs, nothing is written. No git type leaves this module: a
