@@ -122,6 +122,20 @@ pub fn run(
         None => println!("cache               off"),
     }
     println!("total load          {:>8.1} ms", ms(total));
+    if s.commits_walked > 0 {
+        // --commits: what the walk costs per commit, what the rest costs per file set.
+        let sets = s.compile.sets_compiled.max(1) as f64;
+        println!(
+            "commits walked      {:>8}  ({:.1} µs per commit, git reads included)",
+            s.commits_walked,
+            ms(s.git) * 1e3 / s.commits_walked as f64
+        );
+        println!(
+            "per file set        {:>8.2} ms  ({} distinct sets; load after git reads / sets)",
+            ms(total.saturating_sub(s.git)) / sets,
+            s.compile.sets_compiled
+        );
+    }
     // Every adjacent pair, whole schema (all levels are computed together).
     let started = Instant::now();
     let mut changes = 0;
@@ -200,6 +214,8 @@ fn ui(path: &Path, opts: &HistoryOptions, root: Option<String>) -> Result<()> {
         tags: opts.tags.clone(),
         revs: opts.revs.clone(),
         proto_paths: opts.proto_paths.clone(),
+        commits: opts.commits.clone(),
+        paths: opts.paths.clone(),
     };
     let f = bench::measure(Source::Repo(path.to_path_buf()), load, root, 120, 40)?;
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;

@@ -47,6 +47,7 @@ pub fn parse() -> Cli {
         for (all, early) in [
             (&mut g.revs, before.global.revs),
             (&mut g.proto_paths, before.global.proto_paths),
+            (&mut g.paths, before.global.paths),
         ] {
             if !early.is_empty() && *all != early {
                 let late = std::mem::replace(all, early);
@@ -73,6 +74,15 @@ fn dispatch(cli: Cli) -> Result<bool> {
     let Some(command) = cli.command else {
         return tui(cli.repo, g).map(|()| true);
     };
+    if let (Some(word), Some(_)) = (&cli.repo, &g.commits) {
+        // `--commits A..B log`: clap took the range for the terminal UI's repository.
+        bail!(
+            "`{}` before the subcommand is no repository for it
+  help: a range takes `=`: --commits={}",
+            protolapse::sanitize::line(&word.display().to_string()),
+            protolapse::sanitize::line(&word.display().to_string())
+        );
+    }
     match command {
         Command::Log {
             repo,
@@ -348,6 +358,8 @@ impl Global {
             tags: self.tags.clone(),
             revs: self.revs.clone(),
             proto_paths: self.proto_paths.clone(),
+            commits: self.commits.clone(),
+            paths: self.paths.clone(),
         };
         given.check().map_err(|e| anyhow!(e))?;
         Ok(commands::Source {

@@ -25,6 +25,9 @@ pub struct Config {
     /// Tag glob (`physics/v*`).
     #[serde(default)]
     pub tags: Option<String>,
+    /// Folders the schema is limited to (with what they import), like `--path`.
+    #[serde(default)]
+    pub path: Vec<String>,
     /// Default root message or service.
     #[serde(default)]
     pub root: Option<String>,
@@ -69,6 +72,10 @@ pub struct Given {
     pub tags: Option<String>,
     pub revs: Vec<String>,
     pub proto_paths: Vec<String>,
+    /// `--commits [RANGE]`: versions from commits (`HEAD` when no range is given).
+    pub commits: Option<String>,
+    /// `--path DIR`: the folders the schema is limited to.
+    pub paths: Vec<String>,
 }
 
 impl Given {
@@ -81,6 +88,11 @@ impl Given {
         for p in &self.proto_paths {
             check_proto_path(p).map_err(|e| {
                 format!("-I/--proto-path: {e}\n  help: give a folder of the repository, relative to its top (-I proto)")
+            })?;
+        }
+        for p in &self.paths {
+            check_proto_path(p).map_err(|e| {
+                format!("--path: {e}\n  help: give a folder of the repository, relative to its top (--path google/pubsub/v1)")
             })?;
         }
         Ok(())
@@ -201,6 +213,11 @@ impl Config {
                 )
             })?;
         }
+        for p in &config.path {
+            check_proto_path(p).map_err(|e| {
+                format!("key `path`: {e}; give a folder of the repository, relative to its top")
+            })?;
+        }
         Ok(config)
     }
 
@@ -218,6 +235,12 @@ impl Config {
             wanted: Vec::new(),
             worktree: true,
             worktree_always,
+            commits: given.commits.clone(),
+            paths: if given.paths.is_empty() {
+                self.path.clone()
+            } else {
+                given.paths.clone()
+            },
         }
     }
 
@@ -319,6 +342,10 @@ mod tests {
         let ok = Config::parse("proto_paths = [\"proto\"]\ntags = \"physics/v*\"\n").unwrap();
         assert_eq!(ok.proto_paths, ["proto"]);
         assert_eq!(ok.tags.as_deref(), Some("physics/v*"));
+        let scoped = Config::parse("path = [\"google/pubsub/v1\"]\n").unwrap();
+        assert_eq!(scoped.path, ["google/pubsub/v1"]);
+        let err = Config::parse("path = [\"../x\"]\n").unwrap_err();
+        assert!(err.contains("`path`"), "{err}");
     }
 
     #[test]

@@ -47,6 +47,16 @@ pub struct Global {
     /// set; CLICOLOR_FORCE forces it), `always` or `never`. The terminal UI follows NO_COLOR.
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = ColorWhen::Auto, global = true)]
     pub color: ColorWhen,
+    /// Versions from commits instead of tags: every commit of RANGE (default: HEAD; `A..B`;
+    /// first parents only) that changed a .proto file in scope, oldest first, named by short
+    /// hash (or the tag on it). A range takes `=`: `--commits=v1.0.0..main`.
+    #[arg(long, value_name = "RANGE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "HEAD", global = true)]
+    pub commits: Option<String>,
+    /// Limit the schema to the files under this folder and what they import; may be
+    /// repeated. Default: `path` in protolapse.toml, else every file.
+    #[arg(long = "path", value_name = "DIR", global = true)]
+    pub paths: Vec<String>,
     /// Neither read nor write the on-disk cache of compiled schemas (see `protolapse cache`).
     #[arg(long, global = true)]
     pub no_cache: bool,

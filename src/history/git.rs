@@ -11,11 +11,11 @@ use git2::{Oid, Repository, Tree};
 use super::buf::{Roots, given_roots, roots_from_buf_files};
 use super::order::compare;
 use super::resolve::FileSet;
-use super::tags;
 use super::tree::{CommitTree, Reader};
 use super::{
     History, HistoryError, HistoryOptions, ReadProblem, SkippedTag, Version, VersionId, VersionKind,
 };
+use super::{commits, scope, tags};
 
 /// Opens the repository at (or above) `path` and returns its top folder: the work tree, or
 /// the git folder of a bare repository.
@@ -57,9 +57,17 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
     let root = top(&repo);
     let mut reader = Reader::new(&repo);
 
-    let tags = tags::list(&repo, &root, opts)?;
+    let tags = match &opts.commits {
+        Some(_) => tags::Tags::default(),
+        None => tags::list(&repo, &root, opts)?,
+    };
     let mut skipped = tags.skipped;
     let mut versions = Vec::new();
+    if let Some(range) = &opts.commits {
+        let (found, walked) = commits::versions(&mut reader, &root, opts, range)?;
+        reader.stats.commits_walked = walked;
+        versions = found;
+    }
     for tag in tags.selected {
         match reader.commit_version(tag.commit, &tag.name, tag.semver, VersionKind::Tag, opts) {
             Ok(mut v) => {
@@ -72,7 +80,10 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
             }),
         }
     }
-    versions.sort_by(|a, b| compare((&a.semver, a.time, &a.name), (&b.semver, b.time, &b.name)));
+    if opts.commits.is_none() {
+        versions
+            .sort_by(|a, b| compare((&a.semver, a.time, &a.name), (&b.semver, b.time, &b.name)));
+    }
 
     for name in &opts.wanted {
         let known = versions.iter().any(|v: &Version| v.answers_to(name))
@@ -119,7 +130,10 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
         .filter_map(|(i, v)| Some((VersionId::at(i), Oid::from_str(&v.commit).ok()?)))
         .collect();
     let mut reachable: HashMap<Oid, HashSet<Oid>> = HashMap::new();
-    for v in versions.iter_mut().filter(|v| v.kind != VersionKind::Tag) {
+    let revisions = versions
+        .iter_mut()
+        .filter(|v| matches!(v.kind, VersionKind::Rev | VersionKind::Worktree));
+    for v in revisions {
         let Ok(commit) = Oid::from_str(&v.commit) else {
             continue;
         };
@@ -155,6 +169,9 @@ pub fn load(path: &Path, opts: &HistoryOptions) -> Result<History, HistoryError>
 fn tagged_ancestors(repo: &Repository, commit: Oid, tagged: &[(VersionId, Oid)]) -> HashSet<Oid> {
     let wanted: HashSet<Oid> = tagged.iter().map(|(_, t)| *t).collect();
     let mut found = HashSet::new();
+    if wanted.is_empty() {
+        return found;
+    }
     let Ok(mut walk) = repo.revwalk() else {
         return found;
     };
@@ -198,10 +215,25 @@ impl Reader<'_> {
                 (Roots::default(), "buf files".to_string())
             }
         };
+        let paths = scope::normalize(&opts.paths);
         for root in &roots.roots {
-            self.collect_root(&tree, root, &roots.excludes, &mut set);
+            if paths.is_empty() {
+                self.collect_root(&tree, root, &roots.excludes, &mut set);
+            } else {
+                for sub in scope::subs_in_root(&paths, root) {
+                    self.collect_root_below(&tree, root, &sub, &roots.excludes, &mut set);
+                }
+            }
         }
-        let (files, resolution, mut problems) = set.finish(&mut CommitTree::new(self, &tree));
+        let mut whole = CommitTree::new(self, &tree);
+        if !paths.is_empty() {
+            whole = whole.with_roots(&roots.roots);
+        }
+        let (mut files, mut resolution, mut problems) = set.finish(&mut whole);
+        if !paths.is_empty() {
+            let imported = scope::retain_closure(&mut files, &paths);
+            resolution.push(scope::note(&paths, files.len() - imported, imported));
+        }
         let manifest = self.config_text(&tree, super::BUFFRS_MANIFEST);
         let (dependencies, lock_problems) =
             super::buf::dependency_pins(|path| self.config_text(&tree, path));

@@ -131,6 +131,20 @@ impl Reader<'_> {
         excludes: &[String],
         set: &mut FileSet,
     ) {
+        self.collect_root_below(top, root, "", excludes, set);
+    }
+
+    /// As [`Reader::collect_root`], only the files below the folder `sub` of the root (an
+    /// import path; `` for the whole root; `--path`). A `sub` missing in this version adds
+    /// nothing; a `sub` that is one `.proto` file adds it.
+    pub(super) fn collect_root_below(
+        &mut self,
+        top: &Tree<'_>,
+        root: &str,
+        sub: &str,
+        excludes: &[String],
+        set: &mut FileSet,
+    ) {
         let (real, id) = if root == "." {
             (".".to_string(), top.id())
         } else {
@@ -144,8 +158,28 @@ impl Reader<'_> {
                 }
             }
         };
+        let (real, id) = if sub.is_empty() {
+            (real, id)
+        } else {
+            match self.resolve(top, &real, sub) {
+                End::Dir { real, id } => (real, id),
+                End::File { real: to, id: blob } if sub.ends_with(".proto") => {
+                    if set.wants(sub) {
+                        set.push(SourceFile {
+                            text: self.read_blob(blob),
+                            blob: blob.to_string(),
+                            origin: origin(&join(root, sub), &to, excludes),
+                            path: sub.to_string(),
+                            repo_path: to,
+                        });
+                    }
+                    return;
+                }
+                _ => return,
+            }
+        };
         let mut queue = VecDeque::from([Pending {
-            prefix: String::new(),
+            prefix: sub.to_string(),
             real,
             id,
             chain: vec![id],
@@ -273,9 +307,8 @@ impl Reader<'_> {
     /// Where `path`, relative to the folder `base` (a real path of `top`, `` for the top),
     /// leads in `top`, following links on the way; never above `top` (see [`walk`]).
     pub(super) fn resolve(&mut self, top: &Tree<'_>, base: &str, path: &str) -> End {
-        let repo = self.repo;
         walk(top.id(), base, path, |here, _, name| {
-            let Ok(tree) = repo.find_tree(here) else {
+            let Some(tree) = self.tree(here) else {
                 return Step::Missing;
             };
             let Some(entry) = tree.get_name(name) else {

@@ -1,5 +1,7 @@
 //! History: git tags (and extra revisions, and the working tree) -> ordered versions, each
-//! with the source text of its `.proto` files.
+//! with the source text of its `.proto` files. Or, with `--commits`, the commits of a range
+//! that changed the schema in scope (`commits`); `--path` limits every version to some
+//! folders and what their files import (`scope`).
 //!
 //! This is the only module that uses `git2`. The repository is opened read-only: nothing is
 //! checked out, no hook runs, nothing is written. No git type leaves this module: a
@@ -18,6 +20,7 @@
 //! Must not import `schema`, `diff`, `rules`, `ui`.
 
 mod buf;
+mod commits;
 pub mod demo;
 mod duplicates;
 mod git;
@@ -25,6 +28,7 @@ mod links;
 mod order;
 mod path_walk;
 mod resolve;
+mod scope;
 mod tags;
 mod tree;
 mod worktree;
@@ -59,6 +63,12 @@ pub struct HistoryOptions {
     pub worktree: bool,
     /// Add `WORKTREE` even when it equals HEAD (the subject of `check`).
     pub worktree_always: bool,
+    /// Versions from commits instead of tags: the commits of this range (`HEAD`, `main`,
+    /// `A..B`; first parents only) that changed a `.proto` file in scope, oldest first.
+    pub commits: Option<String>,
+    /// Limit every version to the files under these folders (repository paths, or import
+    /// paths below a proto root) and the files they import, transitively. Empty: every file.
+    pub paths: Vec<String>,
 }
 
 /// The buffrs manifest, read at the repository root of each version.
@@ -71,6 +81,9 @@ pub enum VersionKind {
     Tag,
     Rev,
     Worktree,
+    /// A commit that changed the schema in scope (`--commits`); named by its short hash, or
+    /// by the tag on it.
+    Commit,
 }
 
 /// A version's identity: its place in the history's order (tags by version number, then the
@@ -103,7 +116,7 @@ pub struct Version {
     /// Commit time, seconds since the epoch, and the committer's UTC offset in minutes.
     pub time: i64,
     pub offset_minutes: i32,
-    /// The annotated tag's message, if any.
+    /// The annotated tag's message, if any; a commit version's: the commit's subject.
     pub message: Option<String>,
     /// The proto roots used for this version, relative to the repository root ("." = root).
     pub proto_roots: Vec<String>,
@@ -137,11 +150,16 @@ pub const WORKTREE: &str = "WORKTREE";
 
 impl Version {
     /// Whether `name` names this version: its name (`v1.2.0`, `main`, `WORKTREE`), its name
-    /// without the leading `v` (`1.2.0`), or its version number as semver writes it.
+    /// without the leading `v` (`1.2.0`), or its version number as semver writes it; a
+    /// commit version also to a prefix of its commit id (at least 4 hex digits).
     pub fn answers_to(&self, name: &str) -> bool {
         self.name == name
             || self.name.strip_prefix('v') == Some(name)
             || self.semver.as_ref().is_some_and(|s| s.to_string() == name)
+            || (self.kind == VersionKind::Commit
+                && name.len() >= 4
+                && name.bytes().all(|b| b.is_ascii_hexdigit())
+                && self.commit.starts_with(&name.to_ascii_lowercase()))
     }
 }
 
@@ -193,6 +211,8 @@ pub struct History {
 #[derive(Debug, Clone, Default)]
 pub struct ReadStats {
     pub elapsed: std::time::Duration,
+    /// Commits compared with their parent (`--commits`).
+    pub commits_walked: usize,
     pub trees_walked: usize,
     pub blobs_read: usize,
     pub bytes_read: usize,

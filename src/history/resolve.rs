@@ -73,6 +73,11 @@ pub(super) trait TreeFiles {
     fn imports(&mut self, _blob: &str, text: &str) -> Arc<Vec<String>> {
         Arc::new(scan_imports(text))
     }
+    /// The file at import path `import` under one of the version's proto roots, when only
+    /// part of them was listed (`--path`): (repository path, blob id, text).
+    fn in_roots(&mut self, _import: &str) -> Option<(String, String, Result<Arc<str>, String>)> {
+        None
+    }
 }
 
 /// A version's file set while it is assembled. The first file at an import path wins (the
@@ -152,6 +157,7 @@ impl FileSet {
         let mut asked = HashSet::new();
         // import path -> where it was found, for the notes.
         let mut found: Vec<(String, String)> = Vec::new();
+        let mut from_roots = 0;
         let mut queue: VecDeque<usize> = (0..self.files.len()).collect();
         while let Some(i) = queue.pop_front() {
             let list = match &self.files[i].text {
@@ -164,8 +170,22 @@ impl FileSet {
                     || WELL_KNOWN.contains(&import.as_str())
                     || !plausible(import)
                     || !asked.insert(import.clone())
-                    || found.len() >= MAX_TREE_FILES
+                    || found.len() + from_roots >= MAX_TREE_FILES
                 {
+                    continue;
+                }
+                if let Some((repo_path, blob, text)) = tree.in_roots(import) {
+                    // Under a proto root, outside `--path`: compiled for its importers.
+                    from_roots += 1;
+                    self.taken.insert(import.clone());
+                    self.files.push(SourceFile {
+                        path: import.clone(),
+                        repo_path,
+                        blob,
+                        text,
+                        origin: Origin::Tree,
+                    });
+                    queue.push_back(self.files.len() - 1);
                     continue;
                 }
                 let name = import.rsplit('/').next().unwrap_or(import);

@@ -19,6 +19,7 @@ pub(super) struct Tag {
 }
 
 /// The repository's tags, as `opts` selects them.
+#[derive(Default)]
 pub(super) struct Tags {
     pub selected: Vec<Tag>,
     /// Selected tags that do not lead to a commit, and why.

@@ -115,8 +115,15 @@ pub(super) struct Reader<'r> {
     pub link_targets: HashMap<Oid, Option<String>>,
     /// Blob id -> the imports of its text, scanned once for the whole history.
     imports: HashMap<String, Arc<Vec<String>>>,
+    /// Tree id -> the tree, for lookups by name (a path resolved, a commit compared with its
+    /// parent): the folders above what is read are read once, not once per commit.
+    /// At most [`MAX_TREES`].
+    opened: HashMap<Oid, Tree<'r>>,
     pub stats: ReadStats,
 }
+
+/// At most this many trees are kept open for lookups by name.
+const MAX_TREES: usize = 2048;
 
 impl<'r> Reader<'r> {
     /// A reader of `repo` with empty caches.
@@ -129,8 +136,22 @@ impl<'r> Reader<'r> {
             indexes: HashMap::new(),
             link_targets: HashMap::new(),
             imports: HashMap::new(),
+            opened: HashMap::new(),
             stats: ReadStats::default(),
         }
+    }
+
+    /// The tree `id`, kept open for the next lookups (see [`Reader::opened`]).
+    pub(super) fn tree(&mut self, id: Oid) -> Option<Tree<'r>> {
+        if let Some(t) = self.opened.get(&id) {
+            return Some(t.clone());
+        }
+        let tree = self.repo.find_tree(id).ok()?;
+        if self.opened.len() >= MAX_TREES {
+            self.opened.clear();
+        }
+        self.opened.insert(id, tree.clone());
+        Some(tree)
     }
 }
 
@@ -344,6 +365,9 @@ pub(super) struct CommitTree<'a, 'r, 't> {
     reader: &'a mut Reader<'r>,
     tree: &'a Tree<'t>,
     index: Option<Arc<Index>>,
+    /// The proto roots, when only part of them was listed (`--path`): imports are looked
+    /// up there first, as `protoc -I` would.
+    roots: Vec<String>,
 }
 
 impl<'a, 'r, 't> CommitTree<'a, 'r, 't> {
@@ -353,7 +377,14 @@ impl<'a, 'r, 't> CommitTree<'a, 'r, 't> {
             reader,
             tree,
             index: None,
+            roots: Vec::new(),
         }
+    }
+
+    /// Looks imports up in `roots` first (their files were listed only in part).
+    pub(super) fn with_roots(mut self, roots: &[String]) -> Self {
+        self.roots = roots.to_vec();
+        self
     }
 
     fn index(&mut self) -> Arc<Index> {
@@ -383,6 +414,17 @@ impl TreeFiles for CommitTree<'_, '_, '_> {
             .find(|(p, _)| p == repo_path)?
             .1;
         Some((id.to_string(), self.reader.read_blob(id)))
+    }
+
+    fn in_roots(&mut self, import: &str) -> Option<(String, String, Result<Arc<str>, String>)> {
+        for root in &self.roots {
+            let path = super::resolve::join(root, import);
+            if let super::links::End::File { real, id } = self.reader.resolve(self.tree, "", &path)
+            {
+                return Some((real, id.to_string(), self.reader.read_blob(id)));
+            }
+        }
+        None
     }
 
     fn imports(&mut self, blob: &str, text: &str) -> Arc<Vec<String>> {

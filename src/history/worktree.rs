@@ -36,10 +36,15 @@ impl Reader<'_> {
         for root in &roots.roots {
             walker.collect_root(root, &roots.excludes, &mut set);
         }
-        let (files, resolution, mut problems) = set.finish(&mut WorkTree {
+        let (mut files, mut resolution, mut problems) = set.finish(&mut WorkTree {
             walker: &walker,
             index: None,
         });
+        let paths = super::scope::normalize(&opts.paths);
+        if !paths.is_empty() {
+            let imported = super::scope::retain_closure(&mut files, &paths);
+            resolution.push(super::scope::note(&paths, files.len() - imported, imported));
+        }
         let (dependencies, lock_problems) = super::buf::dependency_pins(|p| walker.config_text(p));
         problems.extend(lock_problems);
 

@@ -7,8 +7,10 @@
 //! compares with `v2.0.5`). A pre-release compares with its predecessor, release or not
 //! (`v2.0.0-rc.2` with `v2.0.0-rc.1`); `v2.0.0` itself compares with the last release before
 //! it, since that is what its users upgrade from. A tag without a version number compares
-//! with the version before it; a revision or the working tree with the release it builds on
-//! (see [`base_for`]).
+//! with the version before it, and so does a commit of `--commits` (commits are in history
+//! order; their numbers, where tagged, are not what orders them); a revision or the working
+//! tree with the release it builds on (see [`base_for`]), else, in a history of commits,
+//! with the newest commit before it.
 
 use crate::history::VersionKind;
 
@@ -145,17 +147,30 @@ pub fn previous_to_compare(versions: &[Loaded], id: VersionId) -> Option<Version
     let v = get(versions, id)?;
     match (v.version.kind, &v.version.semver) {
         (VersionKind::Tag, Some(_)) => covering(versions, &candidates(versions, id, compiled), v),
-        (VersionKind::Tag, None) => {
-            let before: Vec<VersionId> = versions[..id.index()]
-                .iter()
-                .rev()
-                .filter(|w| compiled(w))
-                .map(|w| w.id)
-                .collect();
-            covering(versions, &before, v)
+        // Without numbers (a tag without one, a commit of `--commits`): history order.
+        (VersionKind::Tag, None) | (VersionKind::Commit, _) => {
+            covering(versions, &compiled_before(versions, id, |_| true), v)
         }
-        _ => base_for(versions, id, None),
+        _ => base_for(versions, id, None).or_else(|| {
+            // A history of commits: the newest commit before it.
+            let commits = compiled_before(versions, id, |w| w.version.kind == VersionKind::Commit);
+            covering(versions, &commits, v)
+        }),
     }
+}
+
+/// The versions before `id` that compiled and `keep` keeps, nearest first.
+fn compiled_before(
+    versions: &[Loaded],
+    id: VersionId,
+    keep: impl Fn(&Loaded) -> bool,
+) -> Vec<VersionId> {
+    versions[..id.index().min(versions.len())]
+        .iter()
+        .rev()
+        .filter(|w| compiled(w) && keep(w))
+        .map(|w| w.id)
+        .collect()
 }
 
 /// [`previous_to_compare`] of every version, in order.

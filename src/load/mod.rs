@@ -108,6 +108,8 @@ pub struct LoadStats {
     pub trees_walked: usize,
     pub blobs_read: usize,
     pub bytes_read: usize,
+    /// Commits compared with their parent (`--commits`).
+    pub commits_walked: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -308,6 +310,7 @@ pub fn compile_each(
             trees_walked: history.stats.trees_walked,
             blobs_read: history.stats.blobs_read,
             bytes_read: history.stats.bytes_read,
+            commits_walked: history.stats.commits_walked,
         },
     }
 }

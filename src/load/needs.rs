@@ -81,6 +81,7 @@ pub fn compile_more(project: Project, ids: &[VersionId]) -> Project {
             trees_walked: stats.trees_walked,
             blobs_read: stats.blobs_read,
             bytes_read: stats.bytes_read,
+            commits_walked: stats.commits_walked,
         },
     };
     let started = Instant::now();

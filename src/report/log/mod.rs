@@ -11,6 +11,7 @@ pub use json::{
     HazardJson, LogJson, PolicyJson, VersionJson, VersionPolicyJson, root_fingerprint, to_json,
 };
 
+use crate::history::VersionKind;
 use crate::judge::NOT_JUDGED;
 use crate::load::Project;
 use crate::policy::{Analysis, SemverVerdict};
@@ -74,6 +75,9 @@ pub fn to_text(project: &Project, analysis: &Analysis, policy: Option<PolicyJson
             v.fingerprint.unwrap_or("-")
         };
         let mut notes = Vec::new();
+        if let (VersionKind::Commit, Some(subject)) = (v.kind, v.message) {
+            notes.push(format!("\"{}\"", sanitize::line(subject)));
+        }
         if let Some(since) = v.unchanged_since {
             notes.push(format!("unchanged since {}", sanitize::line(since)));
         } else if let Some(same) = v.same_as {
@@ -225,16 +229,21 @@ pub fn to_text(project: &Project, analysis: &Analysis, policy: Option<PolicyJson
     let too_small = verdicts(SemverVerdict::TooSmall);
     let larger = verdicts(SemverVerdict::LargerThanNeeded);
     let unjudged = verdicts(SemverVerdict::NotJudged);
-    out.push_str(&format!(
-        "semver: {} ok, {} too small{}, {} larger than needed{}, {} {NOT_JUDGED}{}\n",
-        verdicts(SemverVerdict::Ok).len(),
-        too_small.len(),
-        list(&too_small),
-        larger.len(),
-        list(&larger),
-        unjudged.len(),
-        list(&unjudged)
-    ));
+    let commits = json.versions.iter().any(|v| v.kind == VersionKind::Commit);
+    if commits {
+        out.push_str(&commit_lines(&json.versions));
+    } else {
+        out.push_str(&format!(
+            "semver: {} ok, {} too small{}, {} larger than needed{}, {} {NOT_JUDGED}{}\n",
+            verdicts(SemverVerdict::Ok).len(),
+            too_small.len(),
+            list(&too_small),
+            larger.len(),
+            list(&larger),
+            unjudged.len(),
+            list(&unjudged)
+        ));
+    }
     if let Some(p) = &json.policy {
         let names = |keep: fn(&VersionPolicyJson<'_>) -> bool| -> Vec<String> {
             json.versions
@@ -268,6 +277,31 @@ pub fn to_text(project: &Project, analysis: &Analysis, policy: Option<PolicyJson
 }
 
 /// The CHANGES cell: breaking/lossy/hazard/safe, and how many are ignored.
+/// The summary of a history of commits (`--commits`): the semver check is not run (commits
+/// carry no version numbers: each is compared with the commit before it), and the commit
+/// that first broke what is in scope.
+fn commit_lines(versions: &[VersionJson<'_>]) -> String {
+    let mut out = "semver: not checked: the versions are commits (--commits), each compared with the one before it\n".to_string();
+    let first = versions
+        .iter()
+        .find(|v| v.previous.is_some() && v.changes.breaking > 0);
+    match first {
+        Some(v) => out.push_str(&format!(
+            "first breaking change: {} ({}, {} breaking){}; `protolapse diff {} {}` lists them\n",
+            sanitize::line(v.name),
+            v.date,
+            v.changes.breaking,
+            v.message
+                .map(|m| format!(" \"{}\"", sanitize::line(m)))
+                .unwrap_or_default(),
+            sanitize::line(v.previous.unwrap_or("")),
+            sanitize::line(v.name),
+        )),
+        None => out.push_str("no breaking change\n"),
+    }
+    out
+}
+
 fn changes_cell(v: &VersionJson<'_>) -> String {
     let ignored = if v.changes.ignored > 0 {
         format!(" +{}i", v.changes.ignored)

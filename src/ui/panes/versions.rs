@@ -173,6 +173,15 @@ impl Widget for &VersionsPane<'_> {
                 _ if v.unchanged_since.is_some() => Span::styled("=", t.dim()),
                 _ => Span::raw(""),
             });
+            // A commit (`--commits`): its subject in what is left of the row.
+            if v.version.kind == crate::history::VersionKind::Commit
+                && let Some(subject) = &v.version.message
+            {
+                spans.push(Span::styled(
+                    format!(" {}", crate::sanitize::line(subject)),
+                    t.dim(),
+                ));
+            }
             let y = inner.y + 1 + row as u16;
             let r = Rect::new(inner.x, y, inner.width, 1);
             let line = Line::from(spans);

@@ -3,6 +3,7 @@
 //! buf.yaml, imports found elsewhere), committed links, and compiling as the owners build.
 //! The helpers the parts share live here.
 
+mod commits;
 mod links;
 mod owners_build;
 mod roots;
