@@ -175,7 +175,8 @@ impl FileSet {
                     continue;
                 }
                 if let Some((repo_path, blob, text)) = tree.in_roots(import) {
-                    // Under a proto root, outside `--path`: compiled for its importers.
+                    // Under a proto root, outside `--path`: judged with its importers (see
+                    // `scope::retain_closure`).
                     from_roots += 1;
                     self.taken.insert(import.clone());
                     self.files.push(SourceFile {
@@ -183,7 +184,7 @@ impl FileSet {
                         repo_path,
                         blob,
                         text,
-                        origin: Origin::Tree,
+                        origin: Origin::Root,
                     });
                     queue.push_back(self.files.len() - 1);
                     continue;

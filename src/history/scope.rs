@@ -1,7 +1,7 @@
 //! `--path`: which files of a version are in scope — those under one of the given folders
 //! (a repository path, or an import path below a proto root) — and what they import,
-//! transitively, which is compiled for them (an imported file outside the folders changes
-//! what they mean). The one place that says what a path covers: the commit walk
+//! transitively, which is compiled and judged with them (an imported file outside the
+//! folders changes what they mean: a field of a type it declares is a field of theirs). The one place that says what a path covers: the commit walk
 //! (`commits`), a commit's file set (`git`) and the working tree's all ask it.
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -96,8 +96,8 @@ fn join(a: &str, b: &str) -> String {
 }
 
 /// Keeps of `files` those under `paths` and what they import, transitively (by import
-/// path); a file kept only for its importers is compiled for them, not judged
-/// ([`Origin::Tree`]). Returns how many files were kept for their importers.
+/// path); a file kept only for its importers is judged with them, as a file of the schema.
+/// Returns how many files were kept for their importers.
 pub(super) fn retain_closure(files: &mut Vec<SourceFile>, paths: &[String]) -> usize {
     if paths.is_empty() {
         return 0;
@@ -134,9 +134,6 @@ pub(super) fn retain_closure(files: &mut Vec<SourceFile>, paths: &[String]) -> u
         i += 1;
         if kept && !covers(paths, &f.path, &f.repo_path) {
             imported += 1;
-            if f.origin < Origin::Tree {
-                f.origin = Origin::Tree;
-            }
         }
         kept
     });
@@ -146,11 +143,11 @@ pub(super) fn retain_closure(files: &mut Vec<SourceFile>, paths: &[String]) -> u
 /// The note on a version read with `--path`.
 pub(super) fn note(paths: &[String], in_scope: usize, imported: usize) -> String {
     format!(
-        "--path {}: {in_scope} file{} in scope, {imported} imported file{} outside it compiled for {} importers only",
+        "--path {}: {in_scope} file{} in scope, {imported} imported file{} outside it judged with {}",
         paths.join(", "),
         if in_scope == 1 { "" } else { "s" },
         if imported == 1 { "" } else { "s" },
-        if imported == 1 { "its" } else { "their" },
+        if in_scope == 1 { "it" } else { "them" },
     )
 }
 
@@ -185,8 +182,8 @@ mod tests {
             kept,
             [
                 ("a/v1/x.proto", Origin::Root),
-                ("common/c.proto", Origin::Tree),
-                ("common/d.proto", Origin::Tree)
+                ("common/c.proto", Origin::Root),
+                ("common/d.proto", Origin::Root)
             ]
         );
     }

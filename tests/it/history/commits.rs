@@ -61,10 +61,29 @@ fn a_commit_touching_only_an_import_outside_the_path_is_a_version() {
     assert_eq!(
         files,
         [
-            ("common/money.proto", Origin::Tree),
+            ("common/money.proto", Origin::Root),
             ("pay/v1/pay.proto", Origin::Root)
         ]
     );
+    // The imported file is judged with pay/v1: Money's new field is a change of its schema
+    // (compiled but not judged, that commit once showed no change at all).
+    let dir = r.path().to_str().unwrap();
+    let (code, out, err) = run(
+        &[
+            "--commits",
+            "--path",
+            "pay/v1",
+            "diff",
+            dir,
+            &ids[0][..12],
+            &ids[3][..12],
+            "--format",
+            "json",
+        ],
+        r.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"common.Money.nanos\""), "{out}");
     // Without --path, every commit that changed a .proto is one.
     let all = history::load(r.path(), &commits("HEAD", &[])).unwrap();
     assert_eq!(all.versions.len(), 4, "{:?}", names_of(&all));
