@@ -6,7 +6,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::{Origin, SourceFile};
+use super::SourceFile;
 
 /// The folders given, normalized: no `./`, no trailing `/`; `.` (the whole tree) is ``.
 pub(super) fn normalize(paths: &[String]) -> Vec<String> {
@@ -154,6 +154,7 @@ pub(super) fn note(paths: &[String], in_scope: usize, imported: usize) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::history::Origin;
     use std::sync::Arc;
 
     fn file(path: &str, text: &str) -> SourceFile {
