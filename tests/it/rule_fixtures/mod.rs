@@ -16,11 +16,11 @@ use std::path::{Path, PathBuf};
 
 use protolapse::schema::{Cache, Schema, SourceRef, Status};
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules")
 }
 
-fn compile(dir: &Path) -> Schema {
+pub(crate) fn compile(dir: &Path) -> Schema {
     let mut files: Vec<(String, String)> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()

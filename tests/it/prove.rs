@@ -1,0 +1,100 @@
+//! The oracle (issue 17): every change of every rule fixture, proved by round trips. No
+//! rule may call a cell safe that a sample shows lossy or breaking; a breaking cell that
+//! every sample reads back unharmed is listed with its rule page's reason.
+
+use protolapse::diff::pair_whole;
+use protolapse::prove::{Outcome, Proof, prove};
+use std::collections::BTreeSet;
+
+use protolapse::rules::{RULES, RuleId, Severity, check, page};
+use protolapse::schema::Schema;
+
+use crate::rule_fixtures::{compile, root};
+
+fn proofs(old: &Schema, new: &Schema) -> Vec<Proof> {
+    let changes = check(&pair_whole(&old.content, &new.content), old, new);
+    prove(old, new, &changes)
+}
+
+fn describe(p: &Proof) -> Vec<String> {
+    p.contradictions()
+        .into_iter()
+        .map(|(level, dir, c)| {
+            let bad = |o: Outcome| match c.rule {
+                Severity::Safe => !matches!(o, Outcome::Preserved | Outcome::KeptUnknown),
+                _ => true,
+            };
+            let s = c.samples.iter().find(|s| bad(s.outcome));
+            format!(
+                "{} {} {level} {dir}: rule {:?}, observed {:?}; {}",
+                p.rule,
+                p.element,
+                c.rule,
+                c.observed,
+                s.map(|s| format!("{}: wrote {} read {}", s.label, s.written, s.read))
+                    .unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
+/// The rules with a breaking cell that no sample of its pair shows (observed safe, or not
+/// observed), as `RULE level direction`.
+fn unshown_breaks(p: &Proof, out: &mut BTreeSet<String>) {
+    for (level, cells) in [("wire", &p.wire), ("json", &p.json)] {
+        let Some(c) = cells else {
+            continue;
+        };
+        for (dir, cell) in [("backward", &c.backward), ("forward", &c.forward)] {
+            if cell.rule == Severity::Breaking && cell.observed.is_none_or(|o| o < Severity::Lossy)
+            {
+                out.insert(format!("{} {level} {dir}", p.rule));
+            }
+        }
+    }
+    if p.wire.is_none() {
+        let v = p.verdict;
+        if v.wire.worst().max(v.json.worst()) == Severity::Breaking {
+            out.insert(format!("{} (no samples)", p.rule));
+        }
+    }
+}
+
+/// A breaking cell no sample shows needs its rule page to say why none can.
+fn check_unshown(unshown: &BTreeSet<String>) -> Vec<String> {
+    unshown
+        .iter()
+        .filter(|line| {
+            let id = line.split(' ').next().unwrap_or_default();
+            let page = RuleId::from_id(id).and_then(page).unwrap_or_default();
+            !page.contains("## Round trips")
+        })
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn rule_fixtures_proved() {
+    let mut safe_contradicted = Vec::new();
+    let mut unshown = BTreeSet::new();
+    for r in RULES {
+        let dir = root().join(r.id.as_str());
+        let old = compile(&dir.join("old"));
+        let new = compile(&dir.join("new"));
+        for p in proofs(&old, &new) {
+            if p.safe_contradicted() {
+                safe_contradicted.extend(describe(&p));
+            }
+            unshown_breaks(&p, &mut unshown);
+        }
+    }
+    let unexplained = check_unshown(&unshown);
+    eprintln!(
+        "safe claims contradicted:\n{}\nbreaking claims no sample shows:\n{}\nof which unexplained:\n{}",
+        safe_contradicted.join("\n"),
+        unshown.iter().cloned().collect::<Vec<_>>().join("\n"),
+        unexplained.join("\n")
+    );
+    assert!(safe_contradicted.is_empty(), "{safe_contradicted:#?}");
+    assert!(unexplained.is_empty(), "{unexplained:#?}");
+}
