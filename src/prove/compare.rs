@@ -36,6 +36,11 @@ pub fn same(a: &Val, b: &Val) -> bool {
             !x.raw.is_empty() && x.raw == *y
                 || x.raw.is_empty() && x.fields.is_empty() && y.is_empty()
         }
+        // A float and a double (they meet in ProtoJSON only, which writes a float as its
+        // shortest digits) are equal when the double rounds to the float.
+        (Val::F32(x), Val::F64(y)) | (Val::F64(y), Val::F32(x)) => {
+            f64::from_bits(*y) as f32 == f32::from_bits(*x)
+        }
         _ => a == b,
     }
 }
@@ -104,11 +109,21 @@ impl Field2<'_> {
             None => Vec::new(),
         };
         let (mut wv, mut rv) = (wv, rv);
-        if !reemit {
-            // ProtoJSON carries an enum value by its name.
-            if let (Some(wf), Some(rf)) = (self.wf, self.rf) {
+        if let (Some(wf), Some(rf)) = (self.wf, self.rf) {
+            if !reemit {
+                // ProtoJSON carries an enum value by its name.
                 wv = named(wv, &wf.ty, self.writer);
                 rv = named(rv, &rf.ty, self.reader);
+            } else if moved(&wv, &wf.ty, &rf.ty, self.writer, self.reader) {
+                // The wire carries the number; a value whose name the reader declares
+                // under another number reads as another value.
+                return (
+                    Outcome::Changed,
+                    format!(
+                        "{} (the reader's name for this number is not the writer's)",
+                        list(&named(rv, &rf.ty, self.reader))
+                    ),
+                );
             }
         }
         if self.wf.and_then(|f| f.map.as_ref()).is_some()
@@ -147,8 +162,9 @@ impl Field2<'_> {
             // Nothing written: each side sees its own unset value (a proto2 default may
             // differ); a side without the field sees nothing, and loses nothing.
             let singular = |f: &Field| f.cardinality != Cardinality::Repeated;
+            let differ = !wv.is_empty() && !rv.is_empty() && !same_list(&wv, &rv);
             return match (self.wf, self.rf) {
-                (Some(a), Some(b)) if singular(a) && singular(b) && !same_list(&wv, &rv) => (
+                (Some(a), Some(b)) if singular(a) && singular(b) && differ && !zeros(&wv, &rv) => (
                     Outcome::Changed,
                     format!(
                         "{} where the writer's unset value is {}",
@@ -211,6 +227,30 @@ fn named(vals: Vec<Val>, ty: &FieldType, types: &Types<'_>) -> Vec<Val> {
         .collect()
 }
 
+/// Whether an enum value the writer wrote is one whose name the reader declares under
+/// another number (a value renumbered, not renamed).
+fn moved(vals: &[Val], wt: &FieldType, rt: &FieldType, w: &Types<'_>, r: &Types<'_>) -> bool {
+    let (FieldType::Enum(we), FieldType::Enum(re)) = (wt, rt) else {
+        return false;
+    };
+    let (Some(we), Some(re)) = (w.enum_(we), r.enum_(re)) else {
+        return false;
+    };
+    vals.iter().any(|v| {
+        let Val::Int(n) = v else { return false };
+        let Some(name) = we.values.iter().find(|x| i128::from(x.number) == *n) else {
+            return false;
+        };
+        re.values
+            .iter()
+            .any(|x| x.name == name.name && i128::from(x.number) != *n)
+            && !re
+                .values
+                .iter()
+                .any(|x| x.name == name.name && i128::from(x.number) == *n)
+    })
+}
+
 fn entry_key(v: &Val) -> String {
     match v {
         Val::Msg(m) => m
@@ -238,6 +278,11 @@ fn unknown_known(v: &Val, ty: &FieldType, schema: &Types<'_>) -> bool {
                 .get(n)
                 .is_some_and(|f| vs.iter().any(|x| unknown_known(x, &f.ty, schema)))
         })
+}
+
+/// Both sides unset at their type's zero (a type change: 0 and 0.0).
+fn zeros(a: &[Val], b: &[Val]) -> bool {
+    matches!((a, b), ([x], [y]) if is_zero(x) && is_zero(y))
 }
 
 fn has_unknown(v: &Val) -> bool {

@@ -101,7 +101,11 @@ fn one(v: &Val, ty: &FieldType, schema: &Types<'_>, depth: usize) -> Result<J, W
             }
         }
         (FieldType::Scalar(s), v) => match (s, v) {
-            (Scalar::Float, Val::F32(b)) => float(f64::from(f32::from_bits(*b))),
+            // A float as its own shortest digits (as Google's printer writes float fields).
+            (Scalar::Float, Val::F32(b)) => {
+                let x = f32::from_bits(*b);
+                float(format!("{x}").parse().unwrap_or(f64::from(x)))
+            }
             (Scalar::Double, Val::F64(b)) => float(f64::from_bits(*b)),
             (Scalar::Bool, Val::Int(i)) => J::Bool(*i != 0),
             (Scalar::String, Val::Bytes(b)) => J::String(
@@ -265,7 +269,8 @@ fn parse_one(
                     _ => return Err(bad()),
                 };
                 if *s == Scalar::Float {
-                    if x.is_finite() && x.abs() > f64::from(f32::MAX) {
+                    // Out of range: what no float holds (rounds to an infinity).
+                    if x.is_finite() && !(x as f32).is_finite() {
                         return Err(format!("{}: float out of range", f.name));
                     }
                     Val::F32((x as f32).to_bits())

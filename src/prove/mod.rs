@@ -22,6 +22,7 @@ mod compare;
 mod defaults;
 pub mod json;
 mod samples;
+mod target;
 #[cfg(test)]
 mod tests;
 mod types;
@@ -32,12 +33,12 @@ use serde::Serialize;
 
 use crate::rules::{Change, RuleId, Severity};
 use crate::schema::Schema;
-use crate::schema::model::{Cardinality, Field, FieldType, Message, Presence};
+use crate::schema::model::Message;
 
 use compare::Field2;
 pub use compare::Outcome;
 use samples::Sample;
-use types::Types;
+use target::{Target, WRAPPER, parent, target, types};
 use value::hex;
 
 /// One sample of a cell: what was written and what the reader saw.
@@ -65,6 +66,10 @@ pub struct Cell {
     pub runtime: &'static str,
     pub contradiction: bool,
     pub samples: Vec<Shown>,
+    /// Samples the writer could not write, as `label: why` (a required field unset,
+    /// invalid UTF-8 in JSON, a well-known type's JSON form).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
 }
 
 /// The cells of a level.
@@ -119,140 +124,6 @@ impl Proof {
     }
 }
 
-/// What a change's samples are about.
-enum Target {
-    /// A field of message `msg`, by number.
-    Field { msg: String, number: u32 },
-    /// A field of message `msg` that kept its name and changed its number: the writer's
-    /// number against the reader's.
-    Renumbered { msg: String, name: String },
-    /// An enum value, written in field `field` of message `msg` (`msg` empty: in the field
-    /// of a wrapper of ours, the enum having no message of both versions that uses it).
-    EnumValue {
-        msg: String,
-        field: u32,
-        enum_name: String,
-        name: String,
-        number: i32,
-    },
-    /// An rpc's request or response: the old type read as the new one, in a wrapper.
-    Rpc { old: String, new: String },
-}
-
-/// The wrapper's full name: in no package a `.proto` file can declare.
-pub const WRAPPER: &str = "protolapse.prove.Wrapper";
-
-/// A message of ours with one field, number 1, of type `ty`.
-fn wrapper(ty: FieldType, closed_enum: bool) -> Message {
-    let field = Field {
-        number: 1,
-        name: "value".into(),
-        json_name: "value".into(),
-        ty,
-        cardinality: Cardinality::Optional,
-        map: None,
-        presence: if closed_enum {
-            Presence::Explicit
-        } else {
-            Presence::Implicit
-        },
-        oneof: None,
-        proto3_optional: false,
-        default: None,
-        packed: false,
-        utf8_verified: true,
-        deprecated: false,
-        options: Default::default(),
-    };
-    Message {
-        full_name: WRAPPER.into(),
-        name: "Wrapper".into(),
-        file: String::new(),
-        parent: None,
-        fields: [(1, field)].into_iter().collect(),
-        oneofs: Vec::new(),
-        reserved_ranges: Vec::new(),
-        reserved_names: Vec::new(),
-        extension_ranges: Vec::new(),
-        map_entry: false,
-        json_legacy: false,
-        exported: true,
-        options: Default::default(),
-    }
-}
-
-fn parent(element: &str) -> Option<&str> {
-    element.rsplit_once('.').map(|(p, _)| p)
-}
-
-fn target(c: &Change, old: &Schema, new: &Schema) -> Result<Target, String> {
-    let number = c.number.and_then(|n| u32::try_from(n).ok());
-    let p = parent(&c.element).unwrap_or_default();
-    let is_msg = |s: &Schema| s.content.messages.contains_key(p);
-    if let (Some(n), true) = (number, is_msg(old) || is_msg(new)) {
-        if c.rule == RuleId::FIELD_NUMBER_CHANGED {
-            return Ok(Target::Renumbered {
-                msg: p.to_string(),
-                name: c.element.rsplit('.').next().unwrap_or_default().to_string(),
-            });
-        }
-        return Ok(Target::Field {
-            msg: p.to_string(),
-            number: n,
-        });
-    }
-    let in_enum = |s: &Schema| s.content.enums.contains_key(p);
-    if let (Some(n), true) = (c.number, in_enum(old) || in_enum(new)) {
-        let number = i32::try_from(n).map_err(|_| "an enum number out of range".to_string())?;
-        // A message of both versions with a field of this enum type, the first by name.
-        let user = old.content.messages.values().find_map(|m| {
-            let f = m
-                .fields
-                .values()
-                .find(|f| matches!(&f.ty, FieldType::Enum(e) if e == p) && f.map.is_none())?;
-            let other = new
-                .content
-                .messages
-                .get(&m.full_name)?
-                .fields
-                .get(&f.number)?;
-            (other.ty == f.ty).then(|| (m.full_name.clone(), f.number))
-        });
-        let (msg, field) = user.unwrap_or_default();
-        let name = c.element.rsplit('.').next().unwrap_or_default().to_string();
-        return Ok(Target::EnumValue {
-            msg,
-            field,
-            enum_name: p.to_string(),
-            name,
-            number,
-        });
-    }
-    if matches!(
-        c.rule,
-        RuleId::RPC_INPUT_CHANGED | RuleId::RPC_OUTPUT_CHANGED
-    ) {
-        let side = |s: &Schema| {
-            let (svc, m) = c.element.rsplit_once('.')?;
-            let m = s.content.services.get(svc)?.methods.get(m)?;
-            Some(if c.rule == RuleId::RPC_INPUT_CHANGED {
-                m.input.clone()
-            } else {
-                m.output.clone()
-            })
-        };
-        if let (Some(o), Some(n)) = (side(old), side(new)) {
-            return Ok(Target::Rpc { old: o, new: n });
-        }
-    }
-    Err(match c.rule {
-        RuleId::EXTENSION_ADDED | RuleId::EXTENSION_REMOVED => {
-            "extensions are not sampled yet".into()
-        }
-        _ => "no field or enum value of its own: nothing a round trip can show".into(),
-    })
-}
-
 /// The cells of a verdict, in the order wire backward, wire forward, json backward, json
 /// forward.
 fn cells(v: &crate::rules::Verdict) -> [Severity; 4] {
@@ -266,8 +137,14 @@ fn cells(v: &crate::rules::Verdict) -> [Severity; 4] {
 
 /// Every change proved, in the order given.
 pub fn prove(old: &Schema, new: &Schema, changes: &[Change]) -> Vec<Proof> {
-    // The worst verdict per cell of the changes on each field (message, number).
-    let key = |c: &Change| (parent(&c.element).unwrap_or_default().to_string(), c.number);
+    // The worst verdict per cell of the changes on each field (message, number), and on
+    // each enum's values (they share one number space: a value renumbered is read as
+    // another that was added).
+    let key = |c: &Change| {
+        let p = parent(&c.element).unwrap_or_default();
+        let an_enum = old.content.enums.contains_key(p) || new.content.enums.contains_key(p);
+        (p.to_string(), c.number.filter(|_| !an_enum))
+    };
     let mut together: std::collections::HashMap<(String, Option<i64>), [Severity; 4]> =
         std::collections::HashMap::new();
     for c in changes.iter().filter(|c| c.number.is_some()) {
@@ -314,7 +191,7 @@ fn prove_one(old: &Schema, new: &Schema, c: &Change, all: [Severity; 4]) -> Proo
     let run =
         |writer: &Schema, reader: &Schema, json: bool, rule: Severity, all: Severity| -> Cell {
             let backward = std::ptr::eq(writer, old);
-            let shown = direction(&t, &msg, writer, reader, backward, json);
+            let (shown, skipped) = direction(&t, &msg, writer, reader, backward, json);
             let observed = shown
                 .iter()
                 .map(|s| match s.outcome {
@@ -335,6 +212,7 @@ fn prove_one(old: &Schema, new: &Schema, c: &Change, all: [Severity; 4]) -> Proo
                 runtime: if json { json::RUNTIME } else { wire::RUNTIME },
                 contradiction,
                 samples: shown,
+                skipped,
             }
         };
     let v = c.verdict;
@@ -350,27 +228,6 @@ fn prove_one(old: &Schema, new: &Schema, c: &Change, all: [Severity; 4]) -> Proo
     proof
 }
 
-/// The types of one side: its schema, with the wrapper a target needs.
-fn types<'a>(t: &Target, schema: &'a Schema, old_side: bool) -> Types<'a> {
-    let mut ty = Types::of(schema);
-    match t {
-        Target::EnumValue { msg, enum_name, .. } if msg.is_empty() => {
-            let closed = schema
-                .content
-                .enums
-                .get(enum_name)
-                .is_some_and(|e| e.closed);
-            ty.wrapper = Some(wrapper(FieldType::Enum(enum_name.clone()), closed));
-        }
-        Target::Rpc { old, new } => {
-            let name = if old_side { old } else { new };
-            ty.wrapper = Some(wrapper(FieldType::Message(name.clone()), false));
-        }
-        _ => {}
-    }
-    ty
-}
-
 /// The samples of one direction, each written by `writer` and read by `reader`
 /// (`backward`: the writer is the old version).
 fn direction(
@@ -380,23 +237,25 @@ fn direction(
     reader: &Schema,
     backward: bool,
     json: bool,
-) -> Vec<Shown> {
+) -> (Vec<Shown>, Vec<String>) {
     let (writer, reader) = (types(t, writer, backward), types(t, reader, !backward));
     let (Some(wm), Some(rm)) = (writer.message(msg), reader.message(msg)) else {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     };
     let by_name = |m: &Message, n: &str| m.fields.values().find(|f| f.name == n).map(|f| f.number);
     let mut rn = None;
     let (number, all) = match t {
-        Target::Field { number, .. } => (*number, samples::for_field(wm, *number, &writer)),
+        Target::Field { number, .. } => {
+            (*number, samples::for_field(wm, *number, &writer, &reader))
+        }
         Target::Renumbered { name, .. } => {
             let (Some(w), Some(r)) = (by_name(wm, name), by_name(rm, name)) else {
-                return Vec::new();
+                return (Vec::new(), Vec::new());
             };
             rn = Some(r);
-            (w, samples::for_field(wm, w, &writer))
+            (w, samples::for_field(wm, w, &writer, &reader))
         }
-        Target::Rpc { .. } => (1, samples::for_field(wm, 1, &writer)),
+        Target::Rpc { .. } => (1, samples::for_field(wm, 1, &writer, &reader)),
         Target::EnumValue {
             field,
             enum_name,
@@ -406,7 +265,7 @@ fn direction(
         } => {
             let field = if user.is_empty() { 1 } else { *field };
             let Some(f) = wm.fields.get(&field) else {
-                return Vec::new();
+                return (Vec::new(), Vec::new());
             };
             // Only a side that declares the number writes it, under its own name for it
             // (a renamed value's old name on the old side).
@@ -416,10 +275,13 @@ fn direction(
                     .find(|v| v.number == *number && v.name == *name)
                     .or_else(|| e.values.iter().find(|v| v.number == *number))
             }) else {
-                return Vec::new();
+                return (Vec::new(), Vec::new());
             };
             let value = (declared.name.as_str(), *number);
-            (field, samples::for_enum_value(wm, f, value, &writer))
+            (
+                field,
+                samples::for_enum_value(wm, f, value, &writer, &reader),
+            )
         }
     };
     let f2 = Field2 {
@@ -431,28 +293,38 @@ fn direction(
         writer: &writer,
         reader: &reader,
     };
-    all.into_iter()
-        .filter_map(|s| one_sample(&f2, s, json))
-        .collect()
+    let mut shown = Vec::new();
+    let mut skipped = Vec::new();
+    for s in all {
+        match one_sample(&f2, s, json) {
+            Ok(x) => shown.push(x),
+            Err(why) => skipped.push(why),
+        }
+    }
+    (shown, skipped)
 }
 
-fn one_sample(f2: &Field2<'_>, s: Sample, json: bool) -> Option<Shown> {
+/// One sample written and read, or `label: why` the writer cannot write it.
+fn one_sample(f2: &Field2<'_>, s: Sample, json: bool) -> Result<Shown, String> {
+    let label = s.label.clone();
+    let skip = |why: String| format!("{label}: {why}");
     // The sample as the writer's runtime holds it (its own reading: a map keeps one entry
     // per key), then as it serializes that; a message it would not write (a required field
     // unset) is no sample.
     let built = wire::encode(&s.msg, f2.msg, f2.writer);
-    let held = wire::decode(&built, f2.msg, f2.writer).ok()?;
+    let held = wire::decode(&built, f2.msg, f2.writer).map_err(|e| skip(e.0))?;
     let bytes = wire::encode(&held, f2.msg, f2.writer);
-    let w = wire::decode(&bytes, f2.msg, f2.writer).ok()?;
+    let w = wire::decode(&bytes, f2.msg, f2.writer).map_err(|e| skip(e.0))?;
     if json {
-        let text = json::write(&w, f2.msg, f2.writer).ok()?;
+        let text = json::write(&w, f2.msg, f2.writer).map_err(skip)?;
         // A writer's JSON its own parser refuses is no sample either.
-        json::read(&text, f2.msg, f2.writer).ok()?;
+        json::read(&text, f2.msg, f2.writer)
+            .map_err(|e| skip(format!("the writer's own parser: {e}")))?;
         let (outcome, read) = match json::read(&text, f2.msg, f2.reader) {
             Ok(r) => f2.judge(&w, &r, false),
             Err(why) => (Outcome::Rejected, why),
         };
-        return Some(Shown {
+        return Ok(Shown {
             label: s.label,
             written: text,
             read,
@@ -463,7 +335,7 @@ fn one_sample(f2: &Field2<'_>, s: Sample, json: bool) -> Option<Shown> {
         Ok(r) => f2.judge(&w, &r, true),
         Err(why) => (Outcome::Rejected, why.0),
     };
-    Some(Shown {
+    Ok(Shown {
         label: s.label,
         written: hex(&bytes),
         read,

@@ -34,7 +34,13 @@ fn ints(s: Scalar) -> Vec<i128> {
 }
 
 /// Representative values of one (non-repeated) value of `ty`, as the writer may write them.
-fn values(f: &Field, ty: &FieldType, writer: &Types<'_>, depth: usize) -> Vec<(String, Val)> {
+fn values(
+    f: &Field,
+    ty: &FieldType,
+    writer: &Types<'_>,
+    reader: &Types<'_>,
+    depth: usize,
+) -> Vec<(String, Val)> {
     match ty {
         FieldType::Scalar(Scalar::Float) => [0f32, -1.5, f32::MAX]
             .iter()
@@ -48,15 +54,16 @@ fn values(f: &Field, ty: &FieldType, writer: &Types<'_>, depth: usize) -> Vec<(S
             let mut v: Vec<(String, Val)> = vec![
                 ("empty".into(), Val::Bytes(Vec::new())),
                 ("ASCII".into(), Val::Bytes(b"plain".to_vec())),
-                (
-                    "non-ASCII".into(),
-                    Val::Bytes("h\u{e9} \u{2603}".as_bytes().to_vec()),
-                ),
             ];
-            // Invalid UTF-8 only where the writer's runtime serializes it.
+            // Invalid UTF-8 only where the writer's runtime serializes it; not last (the
+            // last value is the one a message with every field set holds, in JSON too).
             if *s == Scalar::Bytes || !f.utf8_verified {
                 v.push(("invalid UTF-8".into(), Val::Bytes(vec![0xff, 0xfe, b'x'])));
             }
+            v.push((
+                "non-ASCII".into(),
+                Val::Bytes("h\u{e9} \u{2603}".as_bytes().to_vec()),
+            ));
             v
         }
         FieldType::Scalar(s) => ints(*s)
@@ -83,7 +90,7 @@ fn values(f: &Field, ty: &FieldType, writer: &Types<'_>, depth: usize) -> Vec<(S
             if let (true, Some(m)) = (depth < 2, writer.message(t)) {
                 v.push((
                     "every field set".into(),
-                    Val::Msg(full(m, writer, depth + 1)),
+                    Val::Msg(full(m, writer, reader, depth + 1)),
                 ));
             }
             v
@@ -91,18 +98,52 @@ fn values(f: &Field, ty: &FieldType, writer: &Types<'_>, depth: usize) -> Vec<(S
     }
 }
 
+/// The required fields of `m` set (a message without them is not written), each to its
+/// most telling value.
+fn required(m: &Message, writer: &Types<'_>, reader: &Types<'_>) -> Msg {
+    let mut out = Msg::default();
+    for f in m.fields.values() {
+        let value = (f.cardinality == Cardinality::Required)
+            .then(|| field_values(f, writer, reader, 1).pop())
+            .flatten();
+        if let Some((_, v)) = value {
+            out.fields.insert(f.number, v);
+        }
+    }
+    out
+}
+
 /// A non-default value of every field of `m` (one level of nesting deeper at most).
-fn full(m: &Message, writer: &Types<'_>, depth: usize) -> Msg {
+fn full(m: &Message, writer: &Types<'_>, reader: &Types<'_>, depth: usize) -> Msg {
     let mut out = Msg::default();
     let mut oneofs_set: Vec<&str> = Vec::new();
+    let theirs = reader.message(&m.full_name);
     for f in m.fields.values() {
+        // Only fields both sides declare alike: another change to the message is that
+        // change's to show, not this one's.
+        if theirs.and_then(|t| t.fields.get(&f.number)) != Some(f) {
+            continue;
+        }
+        // An enum both sides declare alike too (a renamed value is its change's to show).
+        let enums = [&f.ty]
+            .into_iter()
+            .chain(f.map.iter().flat_map(|(k, v)| [k, v]));
+        if enums
+            .filter_map(|t| match t {
+                FieldType::Enum(e) => Some(e),
+                _ => None,
+            })
+            .any(|e| writer.enum_(e) != reader.enum_(e))
+        {
+            continue;
+        }
         if let Some(o) = &f.oneof {
             if oneofs_set.contains(&o.as_str()) {
                 continue;
             }
             oneofs_set.push(o);
         }
-        let all = field_values(f, writer, depth);
+        let all = field_values(f, writer, reader, depth);
         // The last value of a field's samples is its most telling (extreme, non-ASCII...).
         if let Some((_, v)) = all.into_iter().rev().find(|(_, v)| !v.is_empty()) {
             out.fields.insert(f.number, v);
@@ -112,10 +153,15 @@ fn full(m: &Message, writer: &Types<'_>, depth: usize) -> Msg {
 }
 
 /// The values one field may hold, each as the list a message holds for it.
-fn field_values(f: &Field, writer: &Types<'_>, depth: usize) -> Vec<(String, Vec<Val>)> {
+fn field_values(
+    f: &Field,
+    writer: &Types<'_>,
+    reader: &Types<'_>,
+    depth: usize,
+) -> Vec<(String, Vec<Val>)> {
     if let (Some((k, v)), FieldType::Message(_)) = (&f.map, &f.ty) {
-        let keys = values(f, k, writer, depth);
-        let vals = values(f, v, writer, depth);
+        let keys = values(f, k, writer, reader, depth);
+        let vals = values(f, v, writer, reader, depth);
         let entry = |k: &Val, v: &Val| {
             Val::Msg(
                 Msg::default()
@@ -141,7 +187,7 @@ fn field_values(f: &Field, writer: &Types<'_>, depth: usize) -> Vec<(String, Vec
             ),
         ];
     }
-    let one = values(f, &f.ty, writer, depth);
+    let one = values(f, &f.ty, writer, reader, depth);
     if f.cardinality == Cardinality::Repeated {
         let all: Vec<Val> = one.iter().map(|(_, v)| v.clone()).collect();
         let mut out = vec![("none".into(), Vec::new())];
@@ -156,22 +202,68 @@ fn field_values(f: &Field, writer: &Types<'_>, depth: usize) -> Vec<(String, Vec
 
 /// The samples for field `number` of message `m`, as the writer declares it (`None`: the
 /// writer does not have it, and only writes the rest of the message).
-pub fn for_field(m: &Message, number: u32, writer: &Types<'_>) -> Vec<Sample> {
+pub fn for_field(m: &Message, number: u32, writer: &Types<'_>, reader: &Types<'_>) -> Vec<Sample> {
+    let base = required(m, writer, reader);
     let mut out = vec![Sample {
-        label: "empty message".into(),
-        msg: Msg::default(),
+        label: if base.fields.is_empty() {
+            "empty message".into()
+        } else {
+            "only the required fields".into()
+        },
+        msg: base.clone(),
     }];
     if let Some(f) = m.fields.get(&number) {
-        for (label, vals) in field_values(f, writer, 0) {
+        for (label, vals) in field_values(f, writer, reader, 0) {
             out.push(Sample {
                 label: format!("{}: {label}", f.name),
-                msg: Msg::default().with(number, vals),
+                msg: base.clone().with(number, vals),
             });
         }
     }
+    // With each field the reader puts in one oneof with this one (the writer may set both).
+    let rm = reader.message(&m.full_name);
+    let rf = rm.and_then(|r| r.fields.get(&number));
+    let oneof = rf.and_then(|rf| {
+        let o = rf.oneof.as_ref()?;
+        rm?.oneofs.iter().find(|x| &x.name == o)
+    });
+    if let (Some(f), Some(o)) = (m.fields.get(&number), oneof) {
+        for sibling in o.fields.iter().filter(|n| **n != number) {
+            // A sibling both sides declare alike, that the writer can set beside this field.
+            let Some(sf) = m.fields.get(sibling) else {
+                continue;
+            };
+            let alike = rm
+                .and_then(|r| r.fields.get(sibling))
+                .map(|x| (x.number, &x.name, &x.ty))
+                == Some((sf.number, &sf.name, &sf.ty));
+            if !alike || (sf.oneof.is_some() && sf.oneof == f.oneof) {
+                continue;
+            }
+            let (Some((_, a)), Some((_, b))) = (
+                field_values(f, writer, reader, 0).pop(),
+                field_values(sf, writer, reader, 0).pop(),
+            ) else {
+                continue;
+            };
+            out.push(Sample {
+                label: format!("{} and {} (one oneof for the reader)", f.name, sf.name),
+                msg: base.clone().with(number, a).with(*sibling, b),
+            });
+        }
+    }
+    // The rest of the message (the fields both sides declare alike), and this field.
+    let mut rest = full(m, writer, reader, 0);
+    let last = m
+        .fields
+        .get(&number)
+        .and_then(|f| field_values(f, writer, reader, 0).pop());
+    if let Some((_, v)) = last {
+        rest.fields.insert(number, v);
+    }
     out.push(Sample {
         label: "every field set".into(),
-        msg: full(m, writer, 0),
+        msg: rest,
     });
     out
 }
@@ -183,9 +275,10 @@ pub fn for_enum_value(
     f: &Field,
     value: (&str, i32),
     writer: &Types<'_>,
+    reader: &Types<'_>,
 ) -> Vec<Sample> {
     let v = Val::Int(i128::from(value.1));
-    let base = full(m, writer, 0);
+    let base = full(m, writer, reader, 0);
     let vals = |v: Val| {
         if f.cardinality == Cardinality::Repeated {
             vec![Val::Int(0), v]
@@ -196,7 +289,7 @@ pub fn for_enum_value(
     vec![
         Sample {
             label: format!("{} = {}: {} = {}", f.name, value.0, value.0, value.1),
-            msg: Msg::default().with(f.number, vals(v.clone())),
+            msg: required(m, writer, reader).with(f.number, vals(v.clone())),
         },
         Sample {
             label: format!("every field set, {} = {}", f.name, value.0),

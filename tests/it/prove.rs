@@ -98,3 +98,72 @@ fn rule_fixtures_proved() {
     assert!(safe_contradicted.is_empty(), "{safe_contradicted:#?}");
     assert!(unexplained.is_empty(), "{unexplained:#?}");
 }
+
+/// Every adjacent pair of a loaded history, proved: the safe claims contradicted, the
+/// breaking claims no sample shows, and counts (changes, cells observed).
+fn history(repo: &std::path::Path) -> (Vec<String>, BTreeSet<String>, usize, usize) {
+    let p = protolapse::load::load(repo, &Default::default(), |_, _| {}).unwrap();
+    let (mut bad, mut unshown, mut changes, mut observed) = (Vec::new(), BTreeSet::new(), 0, 0);
+    for pair in p.versions.windows(2) {
+        let (Some(a), Some(b)) = (pair[0].schema(), pair[1].schema()) else {
+            continue;
+        };
+        for proof in proofs(a, b) {
+            changes += 1;
+            observed += usize::from(proof.wire.is_some());
+            if proof.safe_contradicted() {
+                bad.extend(
+                    describe(&proof)
+                        .into_iter()
+                        .map(|d| format!("{} -> {}: {d}", pair[0].name(), pair[1].name())),
+                );
+            }
+            unshown_breaks(&proof, &mut unshown);
+        }
+    }
+    (bad, unshown, changes, observed)
+}
+
+#[test]
+fn opentelemetry_and_demo_histories_proved() {
+    let demo = protolapse::history::demo::build().unwrap();
+    let mut repos = vec![("demo", demo.path().to_path_buf(), None)];
+    if let Some(bundle) = crate::fixtures_real::fixture("opentelemetry-proto.bundle") {
+        let dir = crate::fixtures_real::clone(&bundle);
+        repos.push(("opentelemetry", dir.path().join("repo"), Some(dir)));
+    }
+    for (name, repo, _keep) in &repos {
+        let (bad, unshown, changes, observed) = history(repo);
+        let unexplained = check_unshown(&unshown);
+        eprintln!(
+            "{name}: {changes} changes, {observed} with samples; safe claims contradicted: {}\n{}\nbreaking claims no sample shows: {unshown:?}",
+            bad.len(),
+            bad.join("\n")
+        );
+        assert!(bad.is_empty(), "{name}: {bad:#?}");
+        assert!(unexplained.is_empty(), "{name}: {unexplained:#?}");
+        assert!(observed > 0, "{name}: nothing sampled");
+    }
+}
+
+#[test]
+#[ignore = "a look at one history's proofs: PROVE_REPO=path PROVE_RULE=ID"]
+fn show_proofs() {
+    let repo = std::env::var("PROVE_REPO").unwrap();
+    let rule = std::env::var("PROVE_RULE").unwrap();
+    let p = protolapse::load::load(std::path::Path::new(&repo), &Default::default(), |_, _| {})
+        .unwrap();
+    for pair in p.versions.windows(2) {
+        let (Some(a), Some(b)) = (pair[0].schema(), pair[1].schema()) else {
+            continue;
+        };
+        for proof in proofs(a, b).into_iter().filter(|p| p.rule.as_str() == rule) {
+            eprintln!(
+                "{} -> {}: {}",
+                pair[0].name(),
+                pair[1].name(),
+                serde_json::to_string_pretty(&proof).unwrap()
+            );
+        }
+    }
+}
