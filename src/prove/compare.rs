@@ -109,30 +109,6 @@ impl Field2<'_> {
             None => Vec::new(),
         };
         let (mut wv, mut rv) = (wv, rv);
-        if let (Some(wf), Some(rf)) = (self.wf, self.rf) {
-            if !reemit {
-                // ProtoJSON carries an enum value by its name.
-                wv = named(wv, &wf.ty, self.writer);
-                rv = named(rv, &rf.ty, self.reader);
-            } else if moved(&wv, &wf.ty, &rf.ty, self.writer, self.reader) {
-                // The wire carries the number; a value whose name the reader declares
-                // under another number reads as another value.
-                return (
-                    Outcome::Changed,
-                    format!(
-                        "{} (the reader's name for this number is not the writer's)",
-                        list(&named(rv, &rf.ty, self.reader))
-                    ),
-                );
-            }
-        }
-        if self.wf.and_then(|f| f.map.as_ref()).is_some()
-            || self.rf.and_then(|f| f.map.as_ref()).is_some()
-        {
-            // A map has no order: entries by key (a repeated entry keeps its duplicates).
-            wv.sort_by_key(entry_key);
-            rv.sort_by_key(entry_key);
-        }
         let kept = r.unknown.iter().any(|(n, _)| *n == self.wn);
         if kept && self.rf.is_some() {
             // The reader knows the number but could not take the value (another wire type,
@@ -158,6 +134,30 @@ impl Field2<'_> {
             );
         }
         let nested_unknown = rv.iter().any(has_unknown);
+        if let (Some(wf), Some(rf)) = (self.wf, self.rf) {
+            if !reemit {
+                // ProtoJSON carries an enum value by its name.
+                wv = named(wv, &wf.ty, self.writer);
+                rv = named(rv, &rf.ty, self.reader);
+            } else if moved(&wv, &wf.ty, &rf.ty, self.writer, self.reader) {
+                // The wire carries the number; a value whose name the reader declares
+                // under another number reads as another value.
+                return (
+                    Outcome::Changed,
+                    format!(
+                        "{} (the reader's name for this number is not the writer's)",
+                        list(&named(rv, &rf.ty, self.reader))
+                    ),
+                );
+            }
+        }
+        if self.wf.and_then(|f| f.map.as_ref()).is_some()
+            || self.rf.and_then(|f| f.map.as_ref()).is_some()
+        {
+            // A map has no order: entries by key (a repeated entry keeps its duplicates).
+            wv.sort_by_key(entry_key);
+            rv.sort_by_key(entry_key);
+        }
         if !w.fields.contains_key(&self.wn) {
             // Nothing written: each side sees its own unset value (a proto2 default may
             // differ); a side without the field sees nothing, and loses nothing.
@@ -174,6 +174,25 @@ impl Field2<'_> {
                 ),
                 _ => (Outcome::Preserved, list(&rv)),
             };
+        }
+        let as_string = matches!(
+            (self.wf.map(|f| &f.ty), self.rf.map(|f| &f.ty)),
+            (
+                Some(FieldType::Message(_) | FieldType::Group(_)),
+                Some(FieldType::Scalar(crate::schema::model::Scalar::String))
+            )
+        );
+        if as_string
+            && wv
+                .iter()
+                .any(|v| !matches!(v, Val::Msg(m) if m.raw.is_empty()))
+        {
+            // A message's bytes read as text: the same bytes, not the same value (protobuf
+            // makes messages compatible with bytes, not with strings).
+            return (
+                Outcome::Changed,
+                format!("{} (the message's bytes as a string)", list(&rv)),
+            );
         }
         if same_list(&wv, &rv) && !kept {
             return (Outcome::Preserved, list(&rv));
@@ -236,18 +255,25 @@ fn moved(vals: &[Val], wt: &FieldType, rt: &FieldType, w: &Types<'_>, r: &Types<
     let (Some(we), Some(re)) = (w.enum_(we), r.enum_(re)) else {
         return false;
     };
+    let at = |e: &crate::schema::model::Enum, name: &str, n: i128| {
+        let numbers: Vec<i128> = e
+            .values
+            .iter()
+            .filter(|x| x.name == name)
+            .map(|x| i128::from(x.number))
+            .collect();
+        (!numbers.is_empty()).then_some(numbers.contains(&n))
+    };
     vals.iter().any(|v| {
         let Val::Int(n) = v else { return false };
-        let Some(name) = we.values.iter().find(|x| i128::from(x.number) == *n) else {
+        let Some(mine) = we.values.iter().find(|x| i128::from(x.number) == *n) else {
             return false;
         };
-        re.values
-            .iter()
-            .any(|x| x.name == name.name && i128::from(x.number) != *n)
-            && !re
-                .values
-                .iter()
-                .any(|x| x.name == name.name && i128::from(x.number) == *n)
+        // The writer's value sits at another number for the reader; or the reader's name
+        // for this number is another of the writer's values.
+        let theirs = re.values.iter().find(|x| i128::from(x.number) == *n);
+        at(re, &mine.name, *n) == Some(false)
+            || theirs.is_some_and(|t| t.name != mine.name && at(we, &t.name, *n) == Some(false))
     })
 }
 

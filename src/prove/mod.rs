@@ -273,11 +273,12 @@ fn direction(
                 e.values
                     .iter()
                     .find(|v| v.number == *number && v.name == *name)
+                    .or_else(|| e.values.iter().find(|v| v.name == *name))
                     .or_else(|| e.values.iter().find(|v| v.number == *number))
             }) else {
                 return (Vec::new(), Vec::new());
             };
-            let value = (declared.name.as_str(), *number);
+            let value = (declared.name.as_str(), declared.number);
             (
                 field,
                 samples::for_enum_value(wm, f, value, &writer, &reader),

@@ -40,6 +40,7 @@ fn values(
     writer: &Types<'_>,
     reader: &Types<'_>,
     depth: usize,
+    all: bool,
 ) -> Vec<(String, Val)> {
     match ty {
         FieldType::Scalar(Scalar::Float) => [0f32, -1.5, f32::MAX]
@@ -90,7 +91,7 @@ fn values(
             if let (true, Some(m)) = (depth < 2, writer.message(t)) {
                 v.push((
                     "every field set".into(),
-                    Val::Msg(full(m, writer, reader, depth + 1)),
+                    Val::Msg(full(m, writer, reader, depth + 1, all)),
                 ));
             }
             v
@@ -104,7 +105,7 @@ fn required(m: &Message, writer: &Types<'_>, reader: &Types<'_>) -> Msg {
     let mut out = Msg::default();
     for f in m.fields.values() {
         let value = (f.cardinality == Cardinality::Required)
-            .then(|| field_values(f, writer, reader, 1).pop())
+            .then(|| field_values(f, writer, reader, 1, false).pop())
             .flatten();
         if let Some((_, v)) = value {
             out.fields.insert(f.number, v);
@@ -113,15 +114,18 @@ fn required(m: &Message, writer: &Types<'_>, reader: &Types<'_>) -> Msg {
     out
 }
 
-/// A non-default value of every field of `m` (one level of nesting deeper at most).
-fn full(m: &Message, writer: &Types<'_>, reader: &Types<'_>, depth: usize) -> Msg {
+/// A non-default value of every field of `m` (one level of nesting deeper at most): with
+/// `all`, every field (the value of the field under test); else only the fields both sides
+/// declare alike.
+fn full(m: &Message, writer: &Types<'_>, reader: &Types<'_>, depth: usize, all: bool) -> Msg {
     let mut out = Msg::default();
     let mut oneofs_set: Vec<&str> = Vec::new();
     let theirs = reader.message(&m.full_name);
     for f in m.fields.values() {
         // Only fields both sides declare alike: another change to the message is that
         // change's to show, not this one's.
-        if theirs.and_then(|t| t.fields.get(&f.number)) != Some(f) {
+        // (A type the reader lacks is the change itself, a type changed: all of it.)
+        if !all && theirs.is_some() && theirs.and_then(|t| t.fields.get(&f.number)) != Some(f) {
             continue;
         }
         // An enum both sides declare alike too (a renamed value is its change's to show).
@@ -133,7 +137,7 @@ fn full(m: &Message, writer: &Types<'_>, reader: &Types<'_>, depth: usize) -> Ms
                 FieldType::Enum(e) => Some(e),
                 _ => None,
             })
-            .any(|e| writer.enum_(e) != reader.enum_(e))
+            .any(|e| !all && theirs.is_some() && writer.enum_(e) != reader.enum_(e))
         {
             continue;
         }
@@ -143,7 +147,7 @@ fn full(m: &Message, writer: &Types<'_>, reader: &Types<'_>, depth: usize) -> Ms
             }
             oneofs_set.push(o);
         }
-        let all = field_values(f, writer, reader, depth);
+        let all = field_values(f, writer, reader, depth, all);
         // The last value of a field's samples is its most telling (extreme, non-ASCII...).
         if let Some((_, v)) = all.into_iter().rev().find(|(_, v)| !v.is_empty()) {
             out.fields.insert(f.number, v);
@@ -158,10 +162,11 @@ fn field_values(
     writer: &Types<'_>,
     reader: &Types<'_>,
     depth: usize,
+    all: bool,
 ) -> Vec<(String, Vec<Val>)> {
     if let (Some((k, v)), FieldType::Message(_)) = (&f.map, &f.ty) {
-        let keys = values(f, k, writer, reader, depth);
-        let vals = values(f, v, writer, reader, depth);
+        let keys = values(f, k, writer, reader, depth, all);
+        let vals = values(f, v, writer, reader, depth, all);
         let entry = |k: &Val, v: &Val| {
             Val::Msg(
                 Msg::default()
@@ -187,7 +192,7 @@ fn field_values(
             ),
         ];
     }
-    let one = values(f, &f.ty, writer, reader, depth);
+    let one = values(f, &f.ty, writer, reader, depth, all);
     if f.cardinality == Cardinality::Repeated {
         let all: Vec<Val> = one.iter().map(|(_, v)| v.clone()).collect();
         let mut out = vec![("none".into(), Vec::new())];
@@ -213,7 +218,7 @@ pub fn for_field(m: &Message, number: u32, writer: &Types<'_>, reader: &Types<'_
         msg: base.clone(),
     }];
     if let Some(f) = m.fields.get(&number) {
-        for (label, vals) in field_values(f, writer, reader, 0) {
+        for (label, vals) in field_values(f, writer, reader, 0, true) {
             out.push(Sample {
                 label: format!("{}: {label}", f.name),
                 msg: base.clone().with(number, vals),
@@ -241,8 +246,8 @@ pub fn for_field(m: &Message, number: u32, writer: &Types<'_>, reader: &Types<'_
                 continue;
             }
             let (Some((_, a)), Some((_, b))) = (
-                field_values(f, writer, reader, 0).pop(),
-                field_values(sf, writer, reader, 0).pop(),
+                field_values(f, writer, reader, 0, true).pop(),
+                field_values(sf, writer, reader, 0, false).pop(),
             ) else {
                 continue;
             };
@@ -253,11 +258,11 @@ pub fn for_field(m: &Message, number: u32, writer: &Types<'_>, reader: &Types<'_
         }
     }
     // The rest of the message (the fields both sides declare alike), and this field.
-    let mut rest = full(m, writer, reader, 0);
+    let mut rest = full(m, writer, reader, 0, false);
     let last = m
         .fields
         .get(&number)
-        .and_then(|f| field_values(f, writer, reader, 0).pop());
+        .and_then(|f| field_values(f, writer, reader, 0, true).pop());
     if let Some((_, v)) = last {
         rest.fields.insert(number, v);
     }
@@ -278,7 +283,7 @@ pub fn for_enum_value(
     reader: &Types<'_>,
 ) -> Vec<Sample> {
     let v = Val::Int(i128::from(value.1));
-    let base = full(m, writer, reader, 0);
+    let base = full(m, writer, reader, 0, false);
     let vals = |v: Val| {
         if f.cardinality == Cardinality::Repeated {
             vec![Val::Int(0), v]
@@ -287,6 +292,11 @@ pub fn for_enum_value(
         }
     };
     vec![
+        // Unset: what an omitted field means may be the change (a value moved off zero).
+        Sample {
+            label: format!("{} unset", f.name),
+            msg: required(m, writer, reader),
+        },
         Sample {
             label: format!("{} = {}: {} = {}", f.name, value.0, value.0, value.1),
             msg: required(m, writer, reader).with(f.number, vals(v.clone())),

@@ -145,25 +145,3 @@ fn opentelemetry_and_demo_histories_proved() {
         assert!(observed > 0, "{name}: nothing sampled");
     }
 }
-
-#[test]
-#[ignore = "a look at one history's proofs: PROVE_REPO=path PROVE_RULE=ID"]
-fn show_proofs() {
-    let repo = std::env::var("PROVE_REPO").unwrap();
-    let rule = std::env::var("PROVE_RULE").unwrap();
-    let p = protolapse::load::load(std::path::Path::new(&repo), &Default::default(), |_, _| {})
-        .unwrap();
-    for pair in p.versions.windows(2) {
-        let (Some(a), Some(b)) = (pair[0].schema(), pair[1].schema()) else {
-            continue;
-        };
-        for proof in proofs(a, b).into_iter().filter(|p| p.rule.as_str() == rule) {
-            eprintln!(
-                "{} -> {}: {}",
-                pair[0].name(),
-                pair[1].name(),
-                serde_json::to_string_pretty(&proof).unwrap()
-            );
-        }
-    }
-}
