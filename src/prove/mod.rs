@@ -153,6 +153,7 @@ pub fn prove(old: &Schema, new: &Schema, changes: &[Change]) -> Vec<Proof> {
             *s = (*s).max(v);
         }
     }
+    let users = target::users(old, new);
     changes
         .iter()
         .map(|c| {
@@ -160,12 +161,18 @@ pub fn prove(old: &Schema, new: &Schema, changes: &[Change]) -> Vec<Proof> {
                 .get(&key(c))
                 .copied()
                 .unwrap_or_else(|| cells(&c.verdict));
-            prove_one(old, new, c, all)
+            prove_one(old, new, c, all, &users)
         })
         .collect()
 }
 
-fn prove_one(old: &Schema, new: &Schema, c: &Change, all: [Severity; 4]) -> Proof {
+fn prove_one(
+    old: &Schema,
+    new: &Schema,
+    c: &Change,
+    all: [Severity; 4],
+    users: &target::Users,
+) -> Proof {
     let mut proof = Proof {
         rule: c.rule,
         element: c.element.clone(),
@@ -176,7 +183,7 @@ fn prove_one(old: &Schema, new: &Schema, c: &Change, all: [Severity; 4]) -> Proo
         json: None,
         unproven: None,
     };
-    let t = match target(c, old, new) {
+    let t = match target(c, old, new, users) {
         Ok(t) => t,
         Err(why) => {
             proof.unproven = Some(why);

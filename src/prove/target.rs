@@ -74,7 +74,38 @@ pub(super) fn parent(element: &str) -> Option<&str> {
     element.rsplit_once('.').map(|(p, _)| p)
 }
 
-pub(super) fn target(c: &Change, old: &Schema, new: &Schema) -> Result<Target, String> {
+/// For each enum, a message of both versions with a (non-map) field of it, the same on
+/// both sides: the first by message name, then field number. Built once per pair.
+pub(super) type Users = std::collections::HashMap<String, (String, u32)>;
+
+pub(super) fn users(old: &Schema, new: &Schema) -> Users {
+    let mut out = Users::new();
+    for m in old.content.messages.values() {
+        for f in m.fields.values() {
+            let FieldType::Enum(e) = &f.ty else { continue };
+            if f.map.is_some() || out.contains_key(e) {
+                continue;
+            }
+            let same = new
+                .content
+                .messages
+                .get(&m.full_name)
+                .and_then(|n| n.fields.get(&f.number))
+                .is_some_and(|o| o.ty == f.ty);
+            if same {
+                out.insert(e.clone(), (m.full_name.clone(), f.number));
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn target(
+    c: &Change,
+    old: &Schema,
+    new: &Schema,
+    users: &Users,
+) -> Result<Target, String> {
     let number = c.number.and_then(|n| u32::try_from(n).ok());
     let p = parent(&c.element).unwrap_or_default();
     let is_msg = |s: &Schema| s.content.messages.contains_key(p);
@@ -94,19 +125,7 @@ pub(super) fn target(c: &Change, old: &Schema, new: &Schema) -> Result<Target, S
     if let (Some(n), true) = (c.number, in_enum(old) || in_enum(new)) {
         let number = i32::try_from(n).map_err(|_| "an enum number out of range".to_string())?;
         // A message of both versions with a field of this enum type, the first by name.
-        let user = old.content.messages.values().find_map(|m| {
-            let f = m
-                .fields
-                .values()
-                .find(|f| matches!(&f.ty, FieldType::Enum(e) if e == p) && f.map.is_none())?;
-            let other = new
-                .content
-                .messages
-                .get(&m.full_name)?
-                .fields
-                .get(&f.number)?;
-            (other.ty == f.ty).then(|| (m.full_name.clone(), f.number))
-        });
+        let user = users.get(p).cloned();
         let (msg, field) = user.unwrap_or_default();
         let name = c.element.rsplit('.').next().unwrap_or_default().to_string();
         return Ok(Target::EnumValue {

@@ -145,3 +145,70 @@ fn opentelemetry_and_demo_histories_proved() {
         assert!(observed > 0, "{name}: nothing sampled");
     }
 }
+
+/// A rule that called an int32 -> string change safe would be contradicted: the mechanism
+/// that makes `--prove` fail does fail.
+#[test]
+fn a_wrong_safe_claim_is_contradicted() {
+    let old = crate::rule_fixtures::compile_text(
+        "syntax = \"proto3\";\npackage t;\nmessage M { int32 a = 1; }",
+    );
+    let new = crate::rule_fixtures::compile_text(
+        "syntax = \"proto3\";\npackage t;\nmessage M { string a = 1; }",
+    );
+    let mut changes = check(&pair_whole(&old.content, &new.content), &old, &new);
+    assert!(
+        !prove(&old, &new, &changes)
+            .iter()
+            .any(Proof::safe_contradicted)
+    );
+    for c in &mut changes {
+        c.verdict = protolapse::rules::Verdict::SAFE;
+    }
+    let proofs = prove(&old, &new, &changes);
+    let p = proofs
+        .iter()
+        .find(|p| p.safe_contradicted())
+        .expect("a contradiction");
+    let wire = p.wire.as_ref().unwrap();
+    // The old writer's varint arrives where a string is expected: an unknown field, the
+    // string unset; the new writer's string is refused by the int32 reader the same way.
+    assert!(wire.backward.contradiction && wire.forward.contradiction);
+    assert!(
+        wire.backward
+            .samples
+            .iter()
+            .any(|s| s.outcome == Outcome::Dropped)
+    );
+}
+
+#[test]
+fn diff_prove_prints_cells_and_samples_and_json() {
+    let demo = protolapse::history::demo::build().unwrap();
+    let repo = demo.path().to_str().unwrap();
+    let (code, out, err) = crate::common::run(
+        &["diff", repo, "v0.2.1", "v0.3.0", "--prove=samples"],
+        demo.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Round trips"), "{out}");
+    assert!(out.contains("wrote ") && out.contains(" -> read "), "{out}");
+    let (code, out, err) = crate::common::run(
+        &[
+            "diff", repo, "v0.2.1", "v0.3.0", "--prove", "--format", "json",
+        ],
+        demo.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let cell = v["proofs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|p| p.get("wire"))
+        .map(|w| &w["backward"])
+        .unwrap();
+    for key in ["rule", "observed", "runtime", "contradiction", "samples"] {
+        assert!(cell.get(key).is_some(), "{key} in {cell}");
+    }
+}

@@ -64,6 +64,11 @@ pub(crate) fn compile(dir: &Path) -> Schema {
 
 /// One file, compiled in memory.
 fn compile_one(text: &str) -> Schema {
+    compile_text(text)
+}
+
+/// One file, compiled in memory (for the other test modules).
+pub(crate) fn compile_text(text: &str) -> Schema {
     let out = Cache::new().compile(&[SourceRef {
         origin: protolapse::schema::Origin::Root,
         path: "m.proto",
