@@ -33,7 +33,7 @@ use serde::Serialize;
 
 use crate::rules::{Change, RuleId, Severity};
 use crate::schema::Schema;
-use crate::schema::model::Message;
+use crate::schema::model::{FieldType, Message};
 
 use compare::Field2;
 pub use compare::Outcome;
@@ -157,13 +157,42 @@ pub fn prove(old: &Schema, new: &Schema, changes: &[Change]) -> Vec<Proof> {
     changes
         .iter()
         .map(|c| {
-            let all = together
+            let mut all = together
                 .get(&key(c))
                 .copied()
                 .unwrap_or_else(|| cells(&c.verdict));
+            // A field of an enum type writes the enum's values: the enum's own changes
+            // show in its samples too.
+            for e in field_enums(c, old, new) {
+                if let Some(more) = together.get(&(e, None)) {
+                    for (s, v) in all.iter_mut().zip(more) {
+                        *s = (*s).max(*v);
+                    }
+                }
+            }
             prove_one(old, new, c, all, &users)
         })
         .collect()
+}
+
+/// The enums a changed field is of, on either side.
+fn field_enums(c: &Change, old: &Schema, new: &Schema) -> Vec<String> {
+    let (Some(p), Some(n)) = (parent(&c.element), c.number) else {
+        return Vec::new();
+    };
+    let Ok(n) = u32::try_from(n) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = [old, new]
+        .iter()
+        .filter_map(|s| s.content.messages.get(p)?.fields.get(&n))
+        .filter_map(|f| match &f.ty {
+            FieldType::Enum(e) => Some(e.clone()),
+            _ => None,
+        })
+        .collect();
+    out.dedup();
+    out
 }
 
 fn prove_one(
@@ -270,6 +299,10 @@ fn direction(
             number,
             msg: user,
         } => {
+            // Both sides must have the enum (its addition or removal is another change's).
+            if writer.enum_(enum_name).is_none() || reader.enum_(enum_name).is_none() {
+                return (Vec::new(), Vec::new());
+            }
             let field = if user.is_empty() { 1 } else { *field };
             let Some(f) = wm.fields.get(&field) else {
                 return (Vec::new(), Vec::new());

@@ -258,7 +258,8 @@ pub fn for_field(m: &Message, number: u32, writer: &Types<'_>, reader: &Types<'_
         }
     }
     // The rest of the message (the fields both sides declare alike), and this field.
-    let mut rest = full(m, writer, reader, 0, false);
+    let mut rest = required(m, writer, reader);
+    rest.fields.extend(full(m, writer, reader, 0, false).fields);
     let last = m
         .fields
         .get(&number)
@@ -283,7 +284,8 @@ pub fn for_enum_value(
     reader: &Types<'_>,
 ) -> Vec<Sample> {
     let v = Val::Int(i128::from(value.1));
-    let base = full(m, writer, reader, 0, false);
+    let mut base = required(m, writer, reader);
+    base.fields.extend(full(m, writer, reader, 0, false).fields);
     let vals = |v: Val| {
         if f.cardinality == Cardinality::Repeated {
             vec![Val::Int(0), v]
