@@ -152,6 +152,61 @@ pub fn run(
         "diff adjacent pairs {:>8.1} ms  ({pairs} pairs, {changes} changes)",
         ms(started.elapsed())
     );
+    // Every adjacent pair proved by round trips (`diff --prove`), pairs side by side.
+    let started = Instant::now();
+    let proved: Vec<(usize, usize, usize, Vec<String>)> = {
+        use rayon::prelude::*;
+        project
+            .versions
+            .par_windows(2)
+            .map(|w| {
+                use protolapse::judge::{Scope, Side, judge};
+                let (Some(a), Some(b)) = (Side::of(&w[0]), Side::of(&w[1])) else {
+                    return (0, 0, 0, Vec::new());
+                };
+                let (Some(sa), Some(sb)) = (w[0].schema(), w[1].schema()) else {
+                    return (0, 0, 0, Vec::new());
+                };
+                let changes = judge(&a, &b, &Scope::Whole, &none);
+                let proofs = protolapse::prove::prove(sa, sb, &changes);
+                let samples = proofs
+                    .iter()
+                    .flat_map(|p| [&p.wire, &p.json])
+                    .flatten()
+                    .map(|c| c.backward.samples.len() + c.forward.samples.len())
+                    .sum();
+                let observed = proofs.iter().filter(|p| p.wire.is_some()).count();
+                // The oracle's figure: changes whose safe claim a sample contradicts.
+                let contradicted = proofs
+                    .iter()
+                    .filter(|p| p.safe_contradicted())
+                    .map(|p| {
+                        format!(
+                            " {} -> {}: {} {}",
+                            w[0].name(),
+                            w[1].name(),
+                            p.rule,
+                            p.element
+                        )
+                    })
+                    .collect();
+                (proofs.len(), observed, samples, contradicted)
+            })
+            .collect()
+    };
+    let elapsed = started.elapsed();
+    let (all, observed, samples) = proved
+        .iter()
+        .fold((0, 0, 0), |t, p| (t.0 + p.0, t.1 + p.1, t.2 + p.2));
+    let contradicted: Vec<&String> = proved.iter().flat_map(|p| &p.3).collect();
+    println!(
+        "prove adjacent pairs {:>7.1} ms  ({all} changes, {observed} with samples, {samples} samples, {} safe claims contradicted)",
+        ms(elapsed),
+        contradicted.len()
+    );
+    for c in contradicted.iter().take(20) {
+        println!("  contradicted:{c}");
+    }
     // The whole-history analysis: semver and hazards, then each policy kind.
     for policy in [
         None,

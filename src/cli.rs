@@ -15,7 +15,7 @@ use protolapse::policy::{Level, Policy, Pre1, Settings};
 
 use crate::commands::{self, CheckOut, GraphOut, Opened, print};
 pub use args::Cli;
-use args::{CacheAction, CheckFormat, Command, Global, GraphFormat, Judge, LogFormat};
+use args::{CacheAction, CheckFormat, Command, Global, GraphFormat, Judge, LogFormat, ProveShow};
 
 /// Parses the command line (exiting with clap's message and status 2 on a usage error).
 /// A repeatable shared flag given both before and after the subcommand (`--rev a log --rev
@@ -163,7 +163,11 @@ fn dispatch(cli: Cli) -> Result<bool> {
                 out,
             )?)?;
         }
-        Command::Diff { args, format } => {
+        Command::Diff {
+            args,
+            format,
+            prove,
+        } => {
             let (repo, old, new) = match &args[..] {
                 [o, n] => (None, o.clone(), n.clone()),
                 [r, o, n] => (Some(PathBuf::from(r)), o.clone(), n.clone()),
@@ -175,18 +179,20 @@ fn dispatch(cli: Cli) -> Result<bool> {
             let opened = commands::open_only(&g.source(repo.as_deref())?, &[&old, &new])?;
             let settings = opened.config.settings().map_err(|e| anyhow!(e))?;
             let root = g.root.clone().or_else(|| opened.config.root.clone());
-            let text = commands::diff(
+            let (text, passed) = commands::diff(
                 &opened,
                 &old,
                 &new,
                 root.as_deref(),
                 &settings.ignores,
                 format == LogFormat::Json,
+                prove.map(|p| p == ProveShow::Samples),
             )?;
             print(&commands::paint::diff(
                 &text,
                 format == LogFormat::Text && colour,
             ))?;
+            return Ok(passed);
         }
         Command::Cache { action } => {
             print(&commands::cache(

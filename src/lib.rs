@@ -13,6 +13,9 @@
 //!   judging settings.
 //! - [`policy`]: judgements over a whole history — semver check, registry policies,
 //!   history-wide hazards, field lifecycle, buffrs package rules, the CI gate.
+//! - [`prove`]: verdicts backed by round trips — samples of a changed field written with one
+//!   version's schema and read with the other's, on the wire (Google's semantics) and in
+//!   ProtoJSON; observed cells beside the rule's, and contradictions.
 //! - [`judge`]: one pair of versions judged — the comparison [`judge::Scope`] (whole schema
 //!   or what a root reaches, resolved once), pairing, rules, ignores, not-judged marks and
 //!   counts; [`judge::Comparer`] shares the pairs of one history.
@@ -44,6 +47,7 @@ pub mod load;
 pub mod origin;
 pub mod policy;
 pub mod proto_text;
+pub mod prove;
 pub mod report;
 pub mod rules;
 pub mod sanitize;

@@ -132,6 +132,12 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]
         format: LogFormat,
+        /// Prove each change by round trips: samples written with one version's schema and
+        /// read with the other's, on the wire and in ProtoJSON, beside the rule's verdict;
+        /// exit 1 when a sample contradicts a safe verdict. `--prove=samples` prints the
+        /// samples too (JSON always has them).
+        #[arg(long, value_enum, value_name = "SHOW", num_args = 0..=1, require_equals = true, default_missing_value = "cells")]
+        prove: Option<ProveShow>,
     },
     /// Explain a rule (what changes, what readers see, how to do it safely, buf's rule), or
     /// any other code `check` prints (SEMVER_TOO_SMALL, HAZARD_NUMBER_REUSED, ...).
@@ -213,6 +219,13 @@ pub enum CheckFormat {
     Github,
     Sarif,
     Junit,
+}
+
+/// What `--prove` prints: the observed cells, or the samples behind them too.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProveShow {
+    Cells,
+    Samples,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]

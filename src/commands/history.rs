@@ -30,7 +30,9 @@ pub fn log(opened: &Opened, settings: &Settings, json: bool) -> Result<String> {
 
 /// `protolapse diff`: every change from `old` to `new` (ignores applied; changes in files
 /// that did not compile on one side listed but not judged). `root`: the root asked for
-/// (flag, else config), resolved in the new version, else the old one.
+/// (flag, else config), resolved in the new version, else the old one. `prove`: prove the
+/// changes by round trips (`Some(true)`: print the samples too); the text, and false when a
+/// round trip contradicts a safe verdict.
 pub fn diff(
     opened: &Opened,
     old: &str,
@@ -38,7 +40,8 @@ pub fn diff(
     root: Option<&str>,
     ignores: &Ignores,
     json: bool,
-) -> Result<String> {
+    prove: Option<bool>,
+) -> Result<(String, bool)> {
     let project = &opened.project;
     let a = compiled(find_version(project, old)?, ", so it cannot be compared")?;
     let b = compiled(find_version(project, new)?, ", so it cannot be compared")?;
@@ -58,17 +61,31 @@ pub fn diff(
     };
     let changes = judge(&sa, &sb, &scope, ignores);
     let (on, nn, root) = (a.name(), b.name(), scope.root());
-    Ok(if json {
-        pretty(&serde_json::to_value(report::diff::to_json(
-            on, nn, root, &changes,
-        ))?)?
+    let proofs = match (prove, a.schema(), b.schema()) {
+        (Some(_), Some(old), Some(new)) => Some(protolapse::prove::prove(old, new, &changes)),
+        _ => None,
+    };
+    let passed = proofs
+        .as_deref()
+        .is_none_or(|p| report::prove::safe_contradictions(p) == 0);
+    let text = if json {
+        let mut v = serde_json::to_value(report::diff::to_json(on, nn, root, &changes))?;
+        if let (Some(p), Some(obj)) = (&proofs, v.as_object_mut()) {
+            obj.insert("proofs".into(), serde_json::to_value(p)?);
+        }
+        pretty(&v)?
     } else {
-        report::diff::to_text(on, nn, root, &changes, |file| {
+        let mut t = report::diff::to_text(on, nn, root, &changes, |file| {
             [b, a]
                 .iter()
                 .find_map(|v| v.compiled.schema.content.files.get(file).map(|f| f.origin))
-        })
-    })
+        });
+        if let Some(p) = &proofs {
+            t.push_str(&report::prove::to_text(p, prove == Some(true)));
+        }
+        t
+    };
+    Ok((text, passed))
 }
 
 /// `protolapse blame`: the lifecycle of one message's fields or one enum's values.

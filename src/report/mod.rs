@@ -11,3 +11,4 @@ pub mod explain;
 pub mod graph;
 pub mod junit;
 pub mod log;
+pub mod prove;

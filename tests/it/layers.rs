@@ -62,6 +62,7 @@ fn each_dependency_stays_in_its_layer() {
             "src/policy/",
             "src/rules/",
             "src/diff/",
+            "src/prove/",
         ];
         if below_ui.iter().any(|p| path.starts_with(p)) && text.contains("crate::ui") {
             bad.push(format!("{path} reaches up into ui"));
@@ -100,6 +101,13 @@ fn each_dependency_stays_in_its_layer() {
                 "{path}: policy judges data; it neither renders nor reads config or git"
             ));
         }
+        if path.starts_with("src/prove/")
+            && (text.contains("crate::history")
+                || text.contains("crate::load")
+                || text.contains("crate::report"))
+        {
+            bad.push(format!("{path}: prove sees only schema and rules"));
+        }
         if path.starts_with("src/schema/") && text.contains("crate::history") {
             bad.push(format!("{path}: schema must not see git history"));
         }
@@ -123,6 +131,7 @@ fn no_layer_reaches_up() {
         ("diff", 2),
         ("rules", 3),
         ("load", 4),
+        ("prove", 4),
         ("judge", 5),
         ("policy", 6),
         ("config", 7),

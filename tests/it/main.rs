@@ -30,6 +30,7 @@ mod pairing_real;
 mod parallel;
 mod policy;
 mod properties;
+mod prove;
 mod rule_fixtures;
 mod rules;
 mod transitive;

@@ -16,11 +16,11 @@ use std::path::{Path, PathBuf};
 
 use protolapse::schema::{Cache, Schema, SourceRef, Status};
 
-fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules")
 }
 
-fn compile(dir: &Path) -> Schema {
+pub(crate) fn compile(dir: &Path) -> Schema {
     let mut files: Vec<(String, String)> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
@@ -64,6 +64,11 @@ fn compile(dir: &Path) -> Schema {
 
 /// One file, compiled in memory.
 fn compile_one(text: &str) -> Schema {
+    compile_text(text)
+}
+
+/// One file, compiled in memory (for the other test modules).
+pub(crate) fn compile_text(text: &str) -> Schema {
     let out = Cache::new().compile(&[SourceRef {
         origin: protolapse::schema::Origin::Root,
         path: "m.proto",
