@@ -33,5 +33,6 @@ mod properties;
 mod prove;
 mod rule_fixtures;
 mod rules;
+mod rules_enum_retyped;
 mod transitive;
 mod ui;

@@ -46,7 +46,15 @@ pub(super) fn field_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)>
                 backward: types::json(a, b),
                 forward: types::json(b, a),
             };
+            let mut wire = wire;
+            let numbers = EnumNumbers::of(o.c, a, n.c, b);
+            if let Some(numbers) = &numbers {
+                wire = numbers.wire();
+            }
             let mut message = format!("{what} {a} -> {b}: {}", reason(a, b, wire.worst()));
+            if let Some(numbers) = &numbers {
+                message.push_str(&numbers.text());
+            }
             if let Some(names) = EnumNames::of(o.c, a, n.c, b) {
                 json = names.json();
                 message.push_str(&names.text());
@@ -54,6 +62,90 @@ pub(super) fn field_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)>
             (v(wire, json, Source::Breaking), message)
         })
         .collect()
+}
+
+/// A field whose enum type changed, on the wire: the number travels unchanged, and a number
+/// the reader's enum lacks is kept as an unknown number by an open enum (hazard: readable,
+/// but a switch over the values misses it) and moved to the unknown fields by a closed one
+/// (lossy: the field reads as its default), as for an integer read into an enum.
+struct EnumNumbers {
+    /// Old numbers the new enum lacks, and whether the new enum is closed.
+    not_in_new: (Vec<i32>, bool),
+    /// New numbers the old enum lacks, and whether the old enum is closed.
+    not_in_old: (Vec<i32>, bool),
+}
+
+impl EnumNumbers {
+    fn of(oc: &Content, a: &FieldType, nc: &Content, b: &FieldType) -> Option<Self> {
+        let (FieldType::Enum(x), FieldType::Enum(y)) = (a, b) else {
+            return None;
+        };
+        let (old, new) = (oc.enums.get(x)?, nc.enums.get(y)?);
+        let missing = |w: &crate::schema::model::Enum, r: &crate::schema::model::Enum| {
+            let mut m: Vec<i32> = w
+                .values
+                .iter()
+                .map(|v| v.number)
+                .filter(|n| !r.values.iter().any(|v| v.number == *n))
+                .collect();
+            m.sort_unstable();
+            m.dedup();
+            (m, r.closed)
+        };
+        Some(EnumNumbers {
+            not_in_new: missing(old, new),
+            not_in_old: missing(new, old),
+        })
+    }
+
+    fn wire(&self) -> Directions {
+        let read = |(missing, closed): &(Vec<i32>, bool)| match (missing.is_empty(), closed) {
+            (true, _) => Safe,
+            (false, true) => Lossy,
+            (false, false) => Hazard,
+        };
+        Directions {
+            backward: read(&self.not_in_new),
+            forward: read(&self.not_in_old),
+        }
+    }
+
+    fn text(&self) -> String {
+        let part = |(missing, closed): &(Vec<i32>, bool), side: &str, reader: &str| {
+            if missing.is_empty() {
+                return None;
+            }
+            let shown: Vec<String> = missing.iter().take(4).map(|n| n.to_string()).collect();
+            let more = match missing.len() {
+                0..=4 => String::new(),
+                k => format!(" and {} more", k - 4),
+            };
+            Some(format!(
+                "the {side} enum lacks number{} {}{more} ({})",
+                if missing.len() == 1 { "" } else { "s" },
+                shown.join(", "),
+                if *closed {
+                    format!(
+                        "closed: {reader} data reads as the default, the value kept as an unknown field"
+                    )
+                } else {
+                    format!("open: {reader} data keeps the unknown number")
+                }
+            ))
+        };
+        let parts: Vec<String> = [
+            part(&self.not_in_new, "new", "old"),
+            part(&self.not_in_old, "old", "new"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!("; on the wire {}", parts.join("; "))
+        }
+    }
 }
 
 /// A field whose enum type changed (another enum, or the same one renamed or moved):
@@ -151,6 +243,9 @@ fn reason(a: &FieldType, b: &FieldType, worst: Severity) -> &'static str {
             FieldType::Scalar(Int32 | Int64 | Uint32 | Uint64),
             _,
         ) => "zigzag (sint) and plain varints encode negative values differently",
+        (FieldType::Enum(_), FieldType::Enum(_), Lossy) => {
+            "the same numbers, but a closed reader drops those its enum lacks"
+        }
         (_, _, Lossy) => "the same encoding, but some values do not fit or change sign",
         (_, _, Hazard) => "readable, but values outside the enum are kept as unknown numbers",
         _ => "different encodings on the wire",
