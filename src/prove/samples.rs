@@ -40,7 +40,6 @@ fn values(
     writer: &Types<'_>,
     reader: &Types<'_>,
     depth: usize,
-    all: bool,
 ) -> Vec<(String, Val)> {
     match ty {
         FieldType::Scalar(Scalar::Float) => [0f32, -1.5, f32::MAX]
@@ -89,9 +88,12 @@ fn values(
         FieldType::Message(t) | FieldType::Group(t) => {
             let mut v = vec![("empty message".into(), Val::Msg(Msg::default()))];
             if let (true, Some(m)) = (depth < 2, writer.message(t)) {
+                // Inside, only the fields both sides declare alike (all of them when the
+                // reader lacks the type): a field added to or changed in the nested
+                // message is that change's to show, not the field's that holds it.
                 v.push((
                     "every field set".into(),
-                    Val::Msg(full(m, writer, reader, depth + 1, all)),
+                    Val::Msg(full(m, writer, reader, depth + 1)),
                 ));
             }
             v
@@ -105,7 +107,7 @@ fn required(m: &Message, writer: &Types<'_>, reader: &Types<'_>) -> Msg {
     let mut out = Msg::default();
     for f in m.fields.values() {
         let value = (f.cardinality == Cardinality::Required)
-            .then(|| field_values(f, writer, reader, 1, false).pop())
+            .then(|| field_values(f, writer, reader, 1).pop())
             .flatten();
         if let Some((_, v)) = value {
             out.fields.insert(f.number, v);
@@ -114,10 +116,10 @@ fn required(m: &Message, writer: &Types<'_>, reader: &Types<'_>) -> Msg {
     out
 }
 
-/// A non-default value of every field of `m` (one level of nesting deeper at most): with
-/// `all`, every field (the value of the field under test); else only the fields both sides
-/// declare alike.
-fn full(m: &Message, writer: &Types<'_>, reader: &Types<'_>, depth: usize, all: bool) -> Msg {
+/// A non-default value of every field of `m` that both sides declare alike (every field
+/// when the reader lacks the type: then the type is the change), one level of nesting
+/// deeper at most.
+fn full(m: &Message, writer: &Types<'_>, reader: &Types<'_>, depth: usize) -> Msg {
     let mut out = Msg::default();
     let mut oneofs_set: Vec<&str> = Vec::new();
     let theirs = reader.message(&m.full_name);
@@ -125,7 +127,7 @@ fn full(m: &Message, writer: &Types<'_>, reader: &Types<'_>, depth: usize, all: 
         // Only fields both sides declare alike: another change to the message is that
         // change's to show, not this one's.
         // (A type the reader lacks is the change itself, a type changed: all of it.)
-        if !all && theirs.is_some() && theirs.and_then(|t| t.fields.get(&f.number)) != Some(f) {
+        if theirs.is_some() && theirs.and_then(|t| t.fields.get(&f.number)) != Some(f) {
             continue;
         }
         // An enum both sides declare alike too (a renamed value is its change's to show).
@@ -137,7 +139,7 @@ fn full(m: &Message, writer: &Types<'_>, reader: &Types<'_>, depth: usize, all: 
                 FieldType::Enum(e) => Some(e),
                 _ => None,
             })
-            .any(|e| !all && theirs.is_some() && writer.enum_(e) != reader.enum_(e))
+            .any(|e| theirs.is_some() && writer.enum_(e) != reader.enum_(e))
         {
             continue;
         }
@@ -147,7 +149,7 @@ fn full(m: &Message, writer: &Types<'_>, reader: &Types<'_>, depth: usize, all: 
             }
             oneofs_set.push(o);
         }
-        let all = field_values(f, writer, reader, depth, all);
+        let all = field_values(f, writer, reader, depth);
         // The last value of a field's samples is its most telling (extreme, non-ASCII...).
         if let Some((_, v)) = all.into_iter().rev().find(|(_, v)| !v.is_empty()) {
             out.fields.insert(f.number, v);
@@ -162,11 +164,10 @@ fn field_values(
     writer: &Types<'_>,
     reader: &Types<'_>,
     depth: usize,
-    all: bool,
 ) -> Vec<(String, Vec<Val>)> {
     if let (Some((k, v)), FieldType::Message(_)) = (&f.map, &f.ty) {
-        let keys = values(f, k, writer, reader, depth, all);
-        let vals = values(f, v, writer, reader, depth, all);
+        let keys = values(f, k, writer, reader, depth);
+        let vals = values(f, v, writer, reader, depth);
         let entry = |k: &Val, v: &Val| {
             Val::Msg(
                 Msg::default()
@@ -192,7 +193,7 @@ fn field_values(
             ),
         ];
     }
-    let one = values(f, &f.ty, writer, reader, depth, all);
+    let one = values(f, &f.ty, writer, reader, depth);
     if f.cardinality == Cardinality::Repeated {
         let all: Vec<Val> = one.iter().map(|(_, v)| v.clone()).collect();
         let mut out = vec![("none".into(), Vec::new())];
@@ -218,7 +219,7 @@ pub fn for_field(m: &Message, number: u32, writer: &Types<'_>, reader: &Types<'_
         msg: base.clone(),
     }];
     if let Some(f) = m.fields.get(&number) {
-        for (label, vals) in field_values(f, writer, reader, 0, true) {
+        for (label, vals) in field_values(f, writer, reader, 0) {
             out.push(Sample {
                 label: format!("{}: {label}", f.name),
                 msg: base.clone().with(number, vals),
@@ -246,8 +247,8 @@ pub fn for_field(m: &Message, number: u32, writer: &Types<'_>, reader: &Types<'_
                 continue;
             }
             let (Some((_, a)), Some((_, b))) = (
-                field_values(f, writer, reader, 0, true).pop(),
-                field_values(sf, writer, reader, 0, false).pop(),
+                field_values(f, writer, reader, 0).pop(),
+                field_values(sf, writer, reader, 0).pop(),
             ) else {
                 continue;
             };
@@ -259,11 +260,11 @@ pub fn for_field(m: &Message, number: u32, writer: &Types<'_>, reader: &Types<'_
     }
     // The rest of the message (the fields both sides declare alike), and this field.
     let mut rest = required(m, writer, reader);
-    rest.fields.extend(full(m, writer, reader, 0, false).fields);
+    rest.fields.extend(full(m, writer, reader, 0).fields);
     let last = m
         .fields
         .get(&number)
-        .and_then(|f| field_values(f, writer, reader, 0, true).pop());
+        .and_then(|f| field_values(f, writer, reader, 0).pop());
     if let Some((_, v)) = last {
         rest.fields.insert(number, v);
     }
@@ -285,7 +286,7 @@ pub fn for_enum_value(
 ) -> Vec<Sample> {
     let v = Val::Int(i128::from(value.1));
     let mut base = required(m, writer, reader);
-    base.fields.extend(full(m, writer, reader, 0, false).fields);
+    base.fields.extend(full(m, writer, reader, 0).fields);
     let vals = |v: Val| {
         if f.cardinality == Cardinality::Repeated {
             vec![Val::Int(0), v]

@@ -212,3 +212,35 @@ fn diff_prove_prints_cells_and_samples_and_json() {
         assert!(cell.get(key).is_some(), "{key} in {cell}");
     }
 }
+
+/// A field added to a nested message is its own change to show: a sample of the field that
+/// holds the nested message writes only what both sides declare alike inside it. (On
+/// temporalio/api v1.11.0 -> v1.12.0, `ScheduleSpec.exclude_calendar` was deprecated while
+/// its `CalendarSpec` gained `comment`; the deprecation's JSON forward cell was called
+/// contradicted because its sample set `comment`, which the old reader rejects.)
+#[test]
+fn a_nested_messages_new_field_is_not_the_holders_to_show() {
+    let old = crate::rule_fixtures::compile_text(
+        "syntax = \"proto3\";\npackage t;\nmessage C { string year = 1; }\nmessage S { repeated C exclude = 3; }",
+    );
+    let new = crate::rule_fixtures::compile_text(
+        "syntax = \"proto3\";\npackage t;\nmessage C { string year = 1; string comment = 2; }\nmessage S { repeated C exclude = 3 [deprecated = true]; }",
+    );
+    let all = proofs(&old, &new);
+    let deprecated = all
+        .iter()
+        .find(|p| p.rule == RuleId::FIELD_DEPRECATED)
+        .expect("a proof of the deprecation");
+    assert!(
+        !deprecated.safe_contradicted(),
+        "{:?}",
+        describe(deprecated)
+    );
+    // The nested field's own change still shows what an old JSON reader does with it.
+    let added = all
+        .iter()
+        .find(|p| p.rule == RuleId::FIELD_ADDED && p.element == "t.C.comment")
+        .expect("a proof of the added field");
+    let json = added.json.as_ref().expect("JSON cells");
+    assert_eq!(json.forward.observed, Some(Severity::Breaking));
+}
