@@ -77,3 +77,20 @@ fn the_same_numbers_are_safe_on_the_wire() {
     );
     assert_eq!((&*backward, &*forward), ("safe", "safe"), "{message}");
 }
+
+/// An unset proto2 enum field reads as its enum's first value: another first number reads
+/// unset data differently both ways, as a changed default does (protobuf's
+/// `TestConflictingEnumNames.conflicting_enum` in 3.8.0, once called safe backward).
+#[test]
+fn another_first_value_reads_unset_fields_differently() {
+    let (backward, forward, message) = wire_cells(
+        "proto2",
+        "enum A { A1 = 1; A2 = 2; }",
+        "enum B { B2 = 2; B1 = 1; }",
+    );
+    assert_eq!((&*backward, &*forward), ("lossy", "lossy"), "{message}");
+    assert!(
+        message.contains("an unset field reads as 1 in the old enum and 2 in the new one"),
+        "{message}"
+    );
+}

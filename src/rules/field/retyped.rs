@@ -59,6 +59,24 @@ pub(super) fn field_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)>
                 json = names.json();
                 message.push_str(&names.text());
             }
+            // Without a `[default = ...]` on either side, an unset enum field reads as its
+            // enum's first value: another first number reads unset data differently, as a
+            // changed default does (FIELD_DEFAULT_CHANGED).
+            if let (None, None, Some((x, y))) = (
+                &o.f.default,
+                &n.f.default,
+                numbers.as_ref().and_then(|e| e.defaults),
+            ) {
+                let lossy = |d: Directions| Directions {
+                    backward: d.backward.max(Lossy),
+                    forward: d.forward.max(Lossy),
+                };
+                wire = lossy(wire);
+                json = lossy(json);
+                message.push_str(&format!(
+                    "; an unset field reads as {x} in the old enum and {y} in the new one"
+                ));
+            }
             (v(wire, json, Source::Breaking), message)
         })
         .collect()
@@ -73,6 +91,8 @@ struct EnumNumbers {
     not_in_new: (Vec<i32>, bool),
     /// New numbers the old enum lacks, and whether the old enum is closed.
     not_in_old: (Vec<i32>, bool),
+    /// The first numbers (an unset field's value), old and new, when they differ.
+    defaults: Option<(i32, i32)>,
 }
 
 impl EnumNumbers {
@@ -92,9 +112,14 @@ impl EnumNumbers {
             m.dedup();
             (m, r.closed)
         };
+        let first = |e: &crate::schema::model::Enum| e.values.first().map(|v| v.number);
         Some(EnumNumbers {
             not_in_new: missing(old, new),
             not_in_old: missing(new, old),
+            defaults: match (first(old), first(new)) {
+                (Some(x), Some(y)) if x != y => Some((x, y)),
+                _ => None,
+            },
         })
     }
 
