@@ -61,10 +61,7 @@ pub fn diff(
     };
     let changes = judge(&sa, &sb, &scope, ignores);
     let (on, nn, root) = (a.name(), b.name(), scope.root());
-    let proofs = match (prove, a.schema(), b.schema()) {
-        (Some(_), Some(old), Some(new)) => Some(protolapse::prove::prove(old, new, &changes)),
-        _ => None,
-    };
+    let proofs = prove.map(|_| protolapse::prove::prove(sa.schema, sb.schema, &changes));
     let passed = proofs
         .as_deref()
         .is_none_or(|p| report::prove::safe_contradictions(p) == 0);
