@@ -227,7 +227,7 @@ impl Reader<'_> {
         }
         let mut whole = CommitTree::new(self, &tree);
         if !paths.is_empty() {
-            whole = whole.with_roots(&roots.roots);
+            whole = whole.with_roots(&roots);
         }
         let (mut files, mut resolution, mut problems) = set.finish(&mut whole);
         if !paths.is_empty() {

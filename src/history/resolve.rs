@@ -74,11 +74,15 @@ pub(super) trait TreeFiles {
         Arc::new(scan_imports(text))
     }
     /// The file at import path `import` under one of the version's proto roots, when only
-    /// part of them was listed (`--path`): (repository path, blob id, text).
-    fn in_roots(&mut self, _import: &str) -> Option<(String, String, Result<Arc<str>, String>)> {
+    /// part of them was listed (`--path`).
+    fn in_roots(&mut self, _import: &str) -> Option<Found> {
         None
     }
 }
+
+/// A file found under a proto root by import path: (repository path, blob id, text, its
+/// origin as a listing of the root gives it).
+pub(super) type Found = (String, String, Result<Arc<str>, String>, Origin);
 
 /// A version's file set while it is assembled. The first file at an import path wins (the
 /// order of the proto roots, like `protoc -I`).
@@ -174,9 +178,9 @@ impl FileSet {
                 {
                     continue;
                 }
-                if let Some((repo_path, blob, text)) = tree.in_roots(import) {
+                if let Some((repo_path, blob, text, origin)) = tree.in_roots(import) {
                     // Under a proto root, outside `--path`: judged with its importers (see
-                    // `scope::retain_closure`).
+                    // `scope::retain_closure`), unless buf.yaml excludes it.
                     from_roots += 1;
                     self.taken.insert(import.clone());
                     self.files.push(SourceFile {
@@ -184,7 +188,7 @@ impl FileSet {
                         repo_path,
                         blob,
                         text,
-                        origin: Origin::Root,
+                        origin,
                     });
                     queue.push_back(self.files.len() - 1);
                     continue;

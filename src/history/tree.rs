@@ -368,6 +368,8 @@ pub(super) struct CommitTree<'a, 'r, 't> {
     /// The proto roots, when only part of them was listed (`--path`): imports are looked
     /// up there first, as `protoc -I` would.
     roots: Vec<String>,
+    /// buf.yaml's excludes, which decide such a file's origin as a listing would.
+    excludes: Vec<String>,
 }
 
 impl<'a, 'r, 't> CommitTree<'a, 'r, 't> {
@@ -378,12 +380,14 @@ impl<'a, 'r, 't> CommitTree<'a, 'r, 't> {
             tree,
             index: None,
             roots: Vec::new(),
+            excludes: Vec::new(),
         }
     }
 
     /// Looks imports up in `roots` first (their files were listed only in part).
-    pub(super) fn with_roots(mut self, roots: &[String]) -> Self {
-        self.roots = roots.to_vec();
+    pub(super) fn with_roots(mut self, roots: &super::buf::Roots) -> Self {
+        self.roots = roots.roots.clone();
+        self.excludes = roots.excludes.clone();
         self
     }
 
@@ -416,12 +420,14 @@ impl TreeFiles for CommitTree<'_, '_, '_> {
         Some((id.to_string(), self.reader.read_blob(id)))
     }
 
-    fn in_roots(&mut self, import: &str) -> Option<(String, String, Result<Arc<str>, String>)> {
+    fn in_roots(&mut self, import: &str) -> Option<super::resolve::Found> {
         for root in &self.roots {
             let path = super::resolve::join(root, import);
             if let super::links::End::File { real, id } = self.reader.resolve(self.tree, "", &path)
             {
-                return Some((real, id.to_string(), self.reader.read_blob(id)));
+                // As a listing of the root would: excluded by buf.yaml, or judged.
+                let origin = super::links::origin(&path, &real, &self.excludes);
+                return Some((real, id.to_string(), self.reader.read_blob(id), origin));
             }
         }
         None

@@ -217,3 +217,30 @@ fn the_cli_takes_commits_and_path_before_or_after_the_command() {
     assert_ne!(code, 0);
     assert!(err.contains("no commit of `HEAD~1..HEAD`"), "{err}");
 }
+
+/// An import found under a proto root for `--path` takes its origin as a listing of the root
+/// would: one buf.yaml excludes is compiled for its importers, not judged.
+#[test]
+fn an_import_buf_yaml_excludes_stays_excluded_under_a_path() {
+    let mut r = Repo::new();
+    r.write(
+        "buf.yaml",
+        "version: v1\nbuild:\n  excludes:\n    - common\n",
+    );
+    r.write("common/money.proto", COMMON);
+    r.write("pay/v1/pay.proto", &api(""));
+    r.commit("one");
+    let h = history::load(r.path(), &commits("HEAD", &["pay/v1"])).unwrap();
+    let files: Vec<(&str, Origin)> = h.versions[0]
+        .files
+        .iter()
+        .map(|f| (&*f.path, f.origin))
+        .collect();
+    assert_eq!(
+        files,
+        [
+            ("common/money.proto", Origin::Excluded),
+            ("pay/v1/pay.proto", Origin::Root)
+        ]
+    );
+}
