@@ -19,6 +19,9 @@ pub const SEMVER_TOO_SMALL: &str = "SEMVER_TOO_SMALL";
 pub const SEMVER_VERSION_TAKEN: &str = "SEMVER_VERSION_TAKEN";
 pub const COMPILE_ERROR: &str = "COMPILE_ERROR";
 pub const NOT_JUDGED: &str = "NOT_JUDGED";
+/// What to do about a NOT_JUDGED finding, in every report format.
+pub const NOT_JUDGED_HELP: &str =
+    "fix the files that did not compile (or check another --root): nothing unread passes";
 pub const BUFFRS_LIB_HAS_SERVICE: &str = "BUFFRS_LIB_HAS_SERVICE";
 pub const BUFFRS_PACKAGE_MISMATCH: &str = "BUFFRS_PACKAGE_MISMATCH";
 pub const BUFFRS_MANIFEST_INVALID: &str = "BUFFRS_MANIFEST_INVALID";

@@ -134,8 +134,9 @@ pub fn to_text(r: &GateReport) -> String {
     }
     if let Some(why) = &r.not_judged {
         out.push_str(&format!(
-            "{NOT_JUDGED}: {}\n  help: fix the files that did not compile (or check another --root): nothing unread passes\n  = see: protolapse explain {}\n",
+            "{NOT_JUDGED}: {}\n  help: {}\n  = see: protolapse explain {}\n",
             sanitize::line(why),
+            crate::policy::codes::NOT_JUDGED_HELP,
             crate::policy::codes::NOT_JUDGED
         ));
     }

@@ -20,7 +20,6 @@ fn xml(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
-            c if c.is_control() => out.push(' '),
             c => out.push(c),
         }
     }
@@ -86,8 +85,7 @@ pub fn to_junit(r: &GateReport) -> String {
             failure: Some((
                 codes::NOT_JUDGED.to_string(),
                 format!("{NOT_JUDGED}: {why}"),
-                "fix the files that did not compile (or check another --root): nothing unread passes"
-                    .to_string(),
+                codes::NOT_JUDGED_HELP.to_string(),
             )),
             out: None,
         });

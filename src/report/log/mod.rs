@@ -276,7 +276,6 @@ pub fn to_text(project: &Project, analysis: &Analysis, policy: Option<PolicyJson
     out
 }
 
-/// The CHANGES cell: breaking/lossy/hazard/safe, and how many are ignored.
 /// The summary of a history of commits (`--commits`): the semver check is not run (commits
 /// carry no version numbers: each is compared with the commit before it), and the commit
 /// that first broke what is in scope.
@@ -302,6 +301,7 @@ fn commit_lines(versions: &[VersionJson<'_>]) -> String {
     out
 }
 
+/// The CHANGES cell: breaking/lossy/hazard/safe, and how many are ignored.
 fn changes_cell(v: &VersionJson<'_>) -> String {
     let ignored = if v.changes.ignored > 0 {
         format!(" +{}i", v.changes.ignored)
