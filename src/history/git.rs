@@ -229,9 +229,15 @@ impl Reader<'_> {
         if !paths.is_empty() {
             whole = whole.with_roots(&roots);
         }
-        let (mut files, mut resolution, mut problems) = set.finish(&mut whole);
+        let (files, mut resolution, mut problems) = set.finish(&mut whole);
         if !paths.is_empty() {
-            let imported = scope::retain_closure(&mut files, &paths);
+            // Only the folders of `paths` were listed, and the rest was reached from their
+            // imports: every file is in the closure already (the working tree, listed whole,
+            // keeps it with `scope::retain_closure`).
+            let imported = files
+                .iter()
+                .filter(|f| !scope::covers(&paths, &f.path, &f.repo_path))
+                .count();
             resolution.push(scope::note(&paths, files.len() - imported, imported));
         }
         let manifest = self.config_text(&tree, super::BUFFRS_MANIFEST);

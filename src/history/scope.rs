@@ -77,9 +77,11 @@ pub(super) fn watched_dirs(paths: &[String], roots: &[String]) -> Vec<String> {
             continue;
         }
         for sub in subs_in_root(paths, root) {
-            dirs.push(join(top, &sub));
+            dirs.push(super::resolve::join(top, &sub));
         }
-        // A folder given as a repository path outside every root still holds its files.
+    }
+    // A folder given as a repository path outside every root still holds its files.
+    if !roots.is_empty() {
         dirs.extend(paths.iter().cloned());
     }
     dirs.sort();
@@ -87,13 +89,6 @@ pub(super) fn watched_dirs(paths: &[String], roots: &[String]) -> Vec<String> {
     dirs
 }
 
-fn join(a: &str, b: &str) -> String {
-    match (a.is_empty(), b.is_empty()) {
-        (true, _) => b.to_string(),
-        (_, true) => a.to_string(),
-        _ => format!("{a}/{b}"),
-    }
-}
 
 /// Keeps of `files` those under `paths` and what they import, transitively (by import
 /// path); a file kept only for its importers is judged with them, as a file of the schema.
