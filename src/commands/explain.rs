@@ -27,7 +27,7 @@ pub fn explain(rule: Option<&str>, list: bool, json: bool) -> Result<String> {
     };
     match text {
         Some(text) if json => {
-            let entry = report::explain::entries().into_iter().find(|e| e.id == id);
+            let entry = report::explain::entry(&id);
             pretty(&serde_json::json!({ "code": entry, "page": text }))
         }
         Some(text) => Ok(text),

@@ -89,7 +89,6 @@ pub(super) fn watched_dirs(paths: &[String], roots: &[String]) -> Vec<String> {
     dirs
 }
 
-
 /// Keeps of `files` those under `paths` and what they import, transitively (by import
 /// path); a file kept only for its importers is judged with them, as a file of the schema.
 /// Returns how many files were kept for their importers.

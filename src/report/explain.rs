@@ -137,32 +137,53 @@ pub struct Entry {
 
 /// Every rule, then every code `check` prints.
 pub fn entries() -> Vec<Entry> {
-    let rules = RULES.iter().zip(examples::all()).map(|(r, e)| {
-        let worst = match &e {
-            Ok(e) => e
-                .changes
-                .iter()
-                .map(|c| c.verdict.worst())
-                .max()
-                .map_or("?", |s| s.as_str()),
-            Err(_) => "?",
-        };
-        Entry {
-            id: r.id.as_str(),
-            kind: "rule",
-            summary: r.summary,
-            worst: Some(worst),
-            buf: Some(r.buf).filter(|b| !b.is_empty()),
-        }
-    });
-    let codes = CODES.iter().map(|c| Entry {
+    let rules = RULES
+        .iter()
+        .zip(examples::all())
+        .map(|(r, e)| rule_entry(r, &e));
+    rules.chain(CODES.iter().map(code_entry)).collect()
+}
+
+/// The entry of one rule or code (`explain ID --format json`): its example compiled alone,
+/// not every rule's.
+pub fn entry(id: &str) -> Option<Entry> {
+    if let Some(r) = RULES.iter().find(|r| r.id.as_str() == id) {
+        return Some(rule_entry(r, &examples::example(r.id)));
+    }
+    CODES.iter().find(|c| c.id == id).map(code_entry)
+}
+
+/// A rule's entry: the worst verdict its example gets ("?" when it does not compile).
+fn rule_entry(
+    r: &'static crate::rules::Rule,
+    e: &Result<Example, examples::ExampleError>,
+) -> Entry {
+    let worst = match e {
+        Ok(e) => e
+            .changes
+            .iter()
+            .map(|c| c.verdict.worst())
+            .max()
+            .map_or("?", |s| s.as_str()),
+        Err(_) => "?",
+    };
+    Entry {
+        id: r.id.as_str(),
+        kind: "rule",
+        summary: r.summary,
+        worst: Some(worst),
+        buf: Some(r.buf).filter(|b| !b.is_empty()),
+    }
+}
+
+fn code_entry(c: &'static crate::policy::codes::Code) -> Entry {
+    Entry {
         id: c.id,
         kind: "check",
         summary: c.summary,
         worst: None,
         buf: None,
-    });
-    rules.chain(codes).collect()
+    }
 }
 
 /// `explain --list`: each rule, the worst verdict its example gets, and its summary; then
