@@ -1,6 +1,7 @@
 //! What the reader saw against what the writer wrote, for one field: preserved, kept as an
 //! unknown field (and then re-emitted, or not), changed, or dropped.
 
+use crate::rules::Severity;
 use serde::Serialize;
 
 use super::types::Types;
@@ -24,6 +25,18 @@ pub enum Outcome {
     Dropped,
     /// The reader's parser refused the bytes or the text.
     Rejected,
+}
+
+impl Outcome {
+    /// The cell a sample with this outcome observes: preserved or kept as unknown is safe,
+    /// changed or dropped lossy, rejected breaking.
+    pub fn severity(self) -> Severity {
+        match self {
+            Outcome::Preserved | Outcome::KeptUnknown => Severity::Safe,
+            Outcome::Changed | Outcome::Dropped => Severity::Lossy,
+            Outcome::Rejected => Severity::Breaking,
+        }
+    }
 }
 
 /// Values equal as data: numbers by value, strings and bytes by their bytes, messages field
@@ -100,15 +113,13 @@ impl Field2<'_> {
     /// `w`: the writer's reading of its own bytes; `r`: the reader's. `reemit`: whether to
     /// write the reader's message back for the writer (wire only: JSON keeps no unknowns).
     pub fn judge(&self, w: &Msg, r: &Msg, reemit: bool) -> (Outcome, String) {
-        let wv = match self.wf {
-            Some(wf) => seen(w, self.wn, Some(wf), self.writer),
-            None => Vec::new(),
-        };
-        let rv = match self.rf {
-            Some(rf) => seen(r, self.rn, Some(rf), self.reader),
-            None => Vec::new(),
-        };
-        let (mut wv, mut rv) = (wv, rv);
+        // A side that does not declare the field sees nothing of it.
+        let mut wv = self
+            .wf
+            .map_or_else(Vec::new, |f| seen(w, self.wn, Some(f), self.writer));
+        let mut rv = self
+            .rf
+            .map_or_else(Vec::new, |f| seen(r, self.rn, Some(f), self.reader));
         let kept = r.unknown.iter().any(|(n, _)| *n == self.wn);
         if kept && self.rf.is_some() {
             // The reader knows the number but could not take the value (another wire type,

@@ -224,41 +224,34 @@ fn prove_one(
         Target::EnumValue { msg, .. } if !msg.is_empty() => msg.clone(),
         Target::EnumValue { .. } | Target::Rpc { .. } => WRAPPER.to_string(),
     };
-    let run =
-        |writer: &Schema, reader: &Schema, json: bool, rule: Severity, all: Severity| -> Cell {
-            let backward = std::ptr::eq(writer, old);
-            let (shown, skipped) = direction(&t, &msg, writer, reader, backward, json);
-            let observed = shown
-                .iter()
-                .map(|s| match s.outcome {
-                    Outcome::Preserved | Outcome::KeptUnknown => Severity::Safe,
-                    Outcome::Changed | Outcome::Dropped => Severity::Lossy,
-                    Outcome::Rejected => Severity::Breaking,
-                })
-                .max();
-            let contradiction = match (rule, observed) {
-                (Severity::Safe, Some(o)) => all == Severity::Safe && o >= Severity::Lossy,
-                (Severity::Breaking, Some(o)) => o == Severity::Safe,
-                _ => false,
-            };
-            Cell {
-                rule,
-                together: (all > rule).then_some(all),
-                observed,
-                runtime: if json { json::RUNTIME } else { wire::RUNTIME },
-                contradiction,
-                samples: shown,
-                skipped,
-            }
+    // `backward`: the old version writes, the new one reads.
+    let run = |backward: bool, json: bool, rule: Severity, all: Severity| -> Cell {
+        let (writer, reader) = if backward { (old, new) } else { (new, old) };
+        let (shown, skipped) = direction(&t, &msg, writer, reader, backward, json);
+        let observed = shown.iter().map(|s| s.outcome.severity()).max();
+        let contradiction = match (rule, observed) {
+            (Severity::Safe, Some(o)) => all == Severity::Safe && o >= Severity::Lossy,
+            (Severity::Breaking, Some(o)) => o == Severity::Safe,
+            _ => false,
         };
+        Cell {
+            rule,
+            together: (all > rule).then_some(all),
+            observed,
+            runtime: if json { json::RUNTIME } else { wire::RUNTIME },
+            contradiction,
+            samples: shown,
+            skipped,
+        }
+    };
     let v = c.verdict;
     proof.wire = Some(Cells {
-        backward: run(old, new, false, v.wire.backward, all[0]),
-        forward: run(new, old, false, v.wire.forward, all[1]),
+        backward: run(true, false, v.wire.backward, all[0]),
+        forward: run(false, false, v.wire.forward, all[1]),
     });
     proof.json = Some(Cells {
-        backward: run(old, new, true, v.json.backward, all[2]),
-        forward: run(new, old, true, v.json.forward, all[3]),
+        backward: run(true, true, v.json.backward, all[2]),
+        forward: run(false, true, v.json.forward, all[3]),
     });
     proof.message = Some(msg);
     proof

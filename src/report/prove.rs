@@ -4,6 +4,7 @@
 //! what the reader saw).
 
 use crate::prove::{Cell, Outcome, Proof};
+use crate::rules::Severity;
 use crate::sanitize;
 
 /// How many proofs hold a contradicted safe claim.
@@ -27,7 +28,7 @@ fn cell_line(level: &str, dir: &str, c: &Cell) -> String {
             let bad = c
                 .samples
                 .iter()
-                .filter(|s| !matches!(s.outcome, Outcome::Preserved | Outcome::KeptUnknown))
+                .filter(|s| s.outcome.severity() > Severity::Safe)
                 .count();
             format!(
                 "observed {:<8} ({} of {} samples not read back)",

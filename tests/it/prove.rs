@@ -21,7 +21,7 @@ fn describe(p: &Proof) -> Vec<String> {
         .into_iter()
         .map(|(level, dir, c)| {
             let bad = |o: Outcome| match c.rule {
-                Severity::Safe => !matches!(o, Outcome::Preserved | Outcome::KeptUnknown),
+                Severity::Safe => o.severity() > Severity::Safe,
                 _ => true,
             };
             let s = c.samples.iter().find(|s| bad(s.outcome));
