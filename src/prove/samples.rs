@@ -218,8 +218,15 @@ pub fn for_field(m: &Message, number: u32, writer: &Types<'_>, reader: &Types<'_
         },
         msg: base.clone(),
     }];
-    if let Some(f) = m.fields.get(&number) {
-        for (label, vals) in field_values(f, writer, reader, 0) {
+    // The field's values, computed once: each alone, then the last (its most telling) beside
+    // a oneof sibling and in the message with every field set.
+    let f = m.fields.get(&number);
+    let values = f
+        .map(|f| field_values(f, writer, reader, 0))
+        .unwrap_or_default();
+    let last = values.last().map(|(_, v)| v.clone());
+    if let Some(f) = f {
+        for (label, vals) in values {
             out.push(Sample {
                 label: format!("{}: {label}", f.name),
                 msg: base.clone().with(number, vals),
@@ -233,7 +240,7 @@ pub fn for_field(m: &Message, number: u32, writer: &Types<'_>, reader: &Types<'_
         let o = rf.oneof.as_ref()?;
         rm?.oneofs.iter().find(|x| &x.name == o)
     });
-    if let (Some(f), Some(o)) = (m.fields.get(&number), oneof) {
+    if let (Some(f), Some(o), Some(a)) = (f, oneof, &last) {
         for sibling in o.fields.iter().filter(|n| **n != number) {
             // A sibling both sides declare alike, that the writer can set beside this field.
             let Some(sf) = m.fields.get(sibling) else {
@@ -246,26 +253,19 @@ pub fn for_field(m: &Message, number: u32, writer: &Types<'_>, reader: &Types<'_
             if !alike || (sf.oneof.is_some() && sf.oneof == f.oneof) {
                 continue;
             }
-            let (Some((_, a)), Some((_, b))) = (
-                field_values(f, writer, reader, 0).pop(),
-                field_values(sf, writer, reader, 0).pop(),
-            ) else {
+            let Some((_, b)) = field_values(sf, writer, reader, 0).pop() else {
                 continue;
             };
             out.push(Sample {
                 label: format!("{} and {} (one oneof for the reader)", f.name, sf.name),
-                msg: base.clone().with(number, a).with(*sibling, b),
+                msg: base.clone().with(number, a.clone()).with(*sibling, b),
             });
         }
     }
     // The rest of the message (the fields both sides declare alike), and this field.
-    let mut rest = required(m, writer, reader);
+    let mut rest = base;
     rest.fields.extend(full(m, writer, reader, 0).fields);
-    let last = m
-        .fields
-        .get(&number)
-        .and_then(|f| field_values(f, writer, reader, 0).pop());
-    if let Some((_, v)) = last {
+    if let Some(v) = last {
         rest.fields.insert(number, v);
     }
     out.push(Sample {
