@@ -12,7 +12,7 @@ use crate::history::HistoryOptions;
 use crate::judge::{IgnoreRule, Ignores};
 use crate::policy::{HazardKind, Level, Policy, Pre1, Settings};
 
-pub use buf_breaking::{BufBreaking, rules_for as rules_for_buf_id};
+pub use buf_breaking::BufBreaking;
 
 pub const FILE_NAME: &str = "protolapse.toml";
 

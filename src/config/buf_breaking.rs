@@ -13,7 +13,7 @@ use std::path::Path;
 use serde::Deserialize;
 
 use super::ConfigError;
-use super::buf_rules::{BUF_RULES, CATEGORIES, FAMILIES};
+use super::buf_rules::{BUF_RULES, CATEGORIES, FAMILIES, file_option};
 use crate::judge::IgnoreRule;
 use crate::rules::{Level, RULES, RuleId};
 
@@ -39,7 +39,12 @@ pub fn rules_for(buf_id: &str) -> Vec<RuleId> {
         .unwrap_or(&[]);
     RULES
         .iter()
-        .filter(|r| !r.buf.is_empty() && (r.buf == buf_id || family.contains(&r.buf)))
+        .filter(|r| {
+            !r.buf.is_empty()
+                && (r.buf == buf_id
+                    || family.contains(&r.buf)
+                    || (file_option(buf_id) && file_option(r.buf)))
+        })
         .map(|r| r.id)
         .collect()
 }

@@ -82,6 +82,8 @@ pub(super) const BUF_RULES: &[&str] = &[
 /// buf rules that check the same thing under another name or category: naming one names
 /// the protolapse rules whose nearest buf rule is any of its family (`FIELD_SAME_TYPE` and
 /// `FIELD_WIRE_COMPATIBLE_TYPE` are both our FIELD_TYPE_CHANGED, ...).
+/// (The file option rules, `FILE_SAME_GO_PACKAGE`, `FILE_SAME_JAVA_PACKAGE`..., are one family
+/// too: [`file_option`] tells them from the list above.)
 pub(super) const FAMILIES: &[&[&str]] = &[
     &[
         "FIELD_NO_DELETE",
@@ -123,24 +125,10 @@ pub(super) const FAMILIES: &[&[&str]] = &[
     &["SERVICE_NO_DELETE", "PACKAGE_SERVICE_NO_DELETE"],
     &["EXTENSION_NO_DELETE", "PACKAGE_EXTENSION_NO_DELETE"],
     &["FILE_NO_DELETE", "PACKAGE_NO_DELETE"],
-    &[
-        "FILE_SAME_GO_PACKAGE",
-        "FILE_SAME_CC_ENABLE_ARENAS",
-        "FILE_SAME_CC_GENERIC_SERVICES",
-        "FILE_SAME_CSHARP_NAMESPACE",
-        "FILE_SAME_JAVA_GENERIC_SERVICES",
-        "FILE_SAME_JAVA_MULTIPLE_FILES",
-        "FILE_SAME_JAVA_OUTER_CLASSNAME",
-        "FILE_SAME_JAVA_PACKAGE",
-        "FILE_SAME_JAVA_STRING_CHECK_UTF8",
-        "FILE_SAME_OBJC_CLASS_PREFIX",
-        "FILE_SAME_OPTIMIZE_FOR",
-        "FILE_SAME_PHP_CLASS_PREFIX",
-        "FILE_SAME_PHP_GENERIC_SERVICES",
-        "FILE_SAME_PHP_METADATA_NAMESPACE",
-        "FILE_SAME_PHP_NAMESPACE",
-        "FILE_SAME_PY_GENERIC_SERVICES",
-        "FILE_SAME_RUBY_PACKAGE",
-        "FILE_SAME_SWIFT_PREFIX",
-    ],
 ];
+
+/// A buf rule about one file option (`FILE_SAME_GO_PACKAGE`, ...): all are our
+/// FILE_OPTION_CHANGED. Not the package or syntax rules, which have rules of their own.
+pub(super) fn file_option(buf_id: &str) -> bool {
+    buf_id.starts_with("FILE_SAME_") && !matches!(buf_id, "FILE_SAME_PACKAGE" | "FILE_SAME_SYNTAX")
+}

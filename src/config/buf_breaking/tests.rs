@@ -70,6 +70,7 @@ fn buf_rule_ids_name_protolapse_rules() {
         rules_for("FILE_SAME_JAVA_PACKAGE"),
         [RuleId::FILE_OPTION_CHANGED]
     );
+    assert_eq!(rules_for("FILE_SAME_PACKAGE"), [RuleId::PACKAGE_CHANGED]);
     // Every id the rule table names is one buf knows.
     for r in RULES.iter().filter(|r| !r.buf.is_empty()) {
         assert!(BUF_RULES.contains(&r.buf), "{}: {}", r.id, r.buf);

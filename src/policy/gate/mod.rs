@@ -19,7 +19,7 @@ use super::{Settings, buffrs, hazards};
 
 pub use findings::{Finding, GateReport, Outcome};
 use findings::{Key, change_finding, compile_findings, key, repo_location, why};
-pub use fix::{how_to_fix, how_to_fix_change};
+pub use fix::how_to_fix_change;
 
 /// What to check.
 pub struct GateInput<'a> {
