@@ -121,11 +121,12 @@ impl Widget for &HistoryPane<'_> {
             .border_style(t.border(true));
         // The versions on screen, and the note of those hidden on either side.
         let lifecycle = container.as_ref().and_then(|c| app.lifecycles.get(c));
-        let win = lifecycle.map(|l| {
-            let (_, _, cols, _) = geometry(app, l, area);
-            Window::new(app.history_nav.col_scroll, cols, app.versions.len())
+        let laid = lifecycle.map(|l| {
+            let (label_w, cell_w, cols, rows) = geometry(app, l, area);
+            let win = Window::new(app.history_nav.col_scroll, cols, app.versions.len());
+            (label_w, cell_w, rows, win)
         });
-        if let Some(note) = win.and_then(|w| w.note("versions")) {
+        if let Some(note) = laid.as_ref().and_then(|(.., w)| w.note("versions")) {
             block = block.title_bottom(Line::styled(note, t.accent()).right_aligned());
         }
         let inner = block.inner(area);
@@ -134,7 +135,7 @@ impl Widget for &HistoryPane<'_> {
             Line::styled(" no root yet: press r to pick one", t.dim()).render(inner, buf);
             return;
         };
-        let Some(l) = app.lifecycles.get(&container) else {
+        let (Some(l), Some((label_w, cell_w, rows, win))) = (lifecycle, laid) else {
             let msg = if app.project.is_some() {
                 " computing…"
             } else {
@@ -148,8 +149,6 @@ impl Widget for &HistoryPane<'_> {
             return;
         }
         let nav = app.history_nav;
-        let (label_w, cell_w, cols, rows) = geometry(app, l, area);
-        let win = win.unwrap_or_else(|| Window::new(nav.col_scroll, cols, app.versions.len()));
         let num_w = l
             .rows
             .iter()
