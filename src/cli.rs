@@ -334,7 +334,6 @@ fn not_a_subcommand(word: &Path) {
         .filter(|(edits, score, _)| *edits <= 1 || (*score > 0.7 && *edits <= half))
         .min_by(|a, b| a.0.cmp(&b.0).then(b.1.total_cmp(&a.1)))
         .map(|(_, _, n)| n.to_string());
-    drop(names);
     if let Some(name) = best {
         let mut cmd = cmd;
         cmd.error(

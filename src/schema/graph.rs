@@ -275,8 +275,8 @@ pub fn closest(candidates: &[&str], given: &str, n: usize) -> Vec<String> {
         .iter()
         .map(|c| {
             let short = c.rsplit('.').next().unwrap_or(c).to_lowercase();
-            let d =
-                levenshtein(&short, &given_lower).min(levenshtein(&c.to_lowercase(), &given_lower));
+            let d = strsim::levenshtein(&short, &given_lower)
+                .min(strsim::levenshtein(&c.to_lowercase(), &given_lower));
             let d = if short.contains(&given_lower) || given_lower.contains(&short) {
                 d.min(1)
             } else {
@@ -293,25 +293,6 @@ pub fn closest(candidates: &[&str], given: &str, n: usize) -> Vec<String> {
         .take(n)
         .map(|(_, c)| c.to_string())
         .collect()
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = if ca == *cb {
-                prev
-            } else {
-                1 + prev.min(cur).min(row[j])
-            };
-            prev = cur;
-        }
-    }
-    row[b.len()]
 }
 
 /// Type text for display: `map<string, Foo>`, `repeated Foo`, `Foo`.
