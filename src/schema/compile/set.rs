@@ -167,7 +167,7 @@ pub(super) fn finish(
             .collect(),
     };
     let (schema, digests) = normalize(
-        &pool,
+        pool,
         &own,
         &joined.editions,
         &joined.local,

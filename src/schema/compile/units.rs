@@ -381,9 +381,9 @@ fn run_unit(
             .map_err(|e| fail(format!("cannot read protoc's descriptor set: {e}")))?;
         let name = head.name.unwrap_or_default();
         if targets.contains(&name.as_str())
-            && let Ok(full) = prost_types::FileDescriptorProto::decode(file)
+            && let Ok(mut full) = prost_types::FileDescriptorProto::decode(file)
         {
-            docs_of.insert(name.clone(), Arc::new(docs::of_file(&full)));
+            docs_of.insert(name.clone(), Arc::new(docs::of_file(&mut full)));
         }
         deps.insert(name.clone(), head.dependency);
         let editions = head.syntax.as_deref() == Some("editions");

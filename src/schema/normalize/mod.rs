@@ -25,7 +25,7 @@ use prost_reflect::{
 /// fingerprint digest (what the on-disk cache keeps per file); `by_protox` names the files
 /// protox put into the pool (the digests depend on the compiler).
 pub fn normalize(
-    pool: &DescriptorPool,
+    pool: DescriptorPool,
     own: &HashMap<String, (String, Arc<FileDocs>, Origin)>,
     editions: &HashMap<String, i32>,
     local: &HashSet<String>,
@@ -39,8 +39,10 @@ pub fn normalize(
         .iter()
         .map(|(name, (blob, _, _))| (name.as_str(), blob.as_str()))
         .collect();
-    let (fingerprint, digests) = fingerprint::of_pool(pool, &blobs, by_protox, memo);
+    let (fingerprint, digests) = fingerprint::of_pool(&pool, &blobs, by_protox, memo);
     schema.fingerprint = fingerprint;
+    // Messages are gathered here and their map built once the pool is gone (below).
+    let mut messages = Vec::with_capacity(pool.all_messages().len());
     for file in pool.files() {
         let origin = own
             .get(file.name())
@@ -58,6 +60,7 @@ pub fn normalize(
             features,
             local,
             schema: &mut schema,
+            messages: &mut messages,
         };
         ctx.file(&file, origin);
         for m in file.messages() {
@@ -100,6 +103,11 @@ pub fn normalize(
             ),
         });
     }
+    // The map built in one go, beside what is left when the pool is gone: its nodes are
+    // then full, where inserting one message at a time left them a third empty (with the
+    // pool still there, that was a tenth of a 10 MB file's peak).
+    drop(pool);
+    schema.content.messages = messages.into_iter().collect();
     (schema, digests)
 }
 
@@ -127,6 +135,8 @@ struct Ctx<'a> {
     /// Messages and enums made local by edition 2024's visibility.
     local: &'a HashSet<String>,
     schema: &'a mut Schema,
+    /// The messages so far, by full name (a name is declared once in a pool).
+    messages: &'a mut Vec<(String, Message)>,
 }
 
 /// The features of an element: its scope's, with its own `features` option on top.
@@ -201,7 +211,7 @@ impl Ctx<'_> {
         } else {
             Options::new()
         };
-        self.schema.content.messages.insert(
+        self.messages.push((
             m.full_name().to_string(),
             Message {
                 full_name: m.full_name().to_string(),
@@ -224,7 +234,7 @@ impl Ctx<'_> {
                 exported: !self.local.contains(m.full_name()),
                 options,
             },
-        );
+        ));
         self.features = features;
         // Recursion per nested message: at most `compile::bounds::MAX_DEPTH` levels, the
         // nesting any compiled text may have (protox stops at 31).
