@@ -28,6 +28,17 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The outcome in words, as the reports and the terminal UI write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Preserved => "preserved",
+            Outcome::KeptUnknown => "kept as unknown",
+            Outcome::Changed => "changed",
+            Outcome::Dropped => "dropped",
+            Outcome::Rejected => "rejected",
+        }
+    }
+
     /// The cell a sample with this outcome observes: preserved or kept as unknown is safe,
     /// changed or dropped lossy, rejected breaking.
     pub fn severity(self) -> Severity {

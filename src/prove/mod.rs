@@ -137,42 +137,65 @@ fn cells(v: &crate::rules::Verdict) -> [Severity; 4] {
 
 /// Every change proved, in the order given.
 pub fn prove(old: &Schema, new: &Schema, changes: &[Change]) -> Vec<Proof> {
-    // The worst verdict per cell of the changes on each field (message, number), and on
-    // each enum's values (they share one number space: a value renumbered is read as
-    // another that was added).
-    let key = |c: &Change| {
-        let p = parent(&c.element).unwrap_or_default();
-        let an_enum = old.content.enums.contains_key(p) || new.content.enums.contains_key(p);
-        (p.to_string(), c.number.filter(|_| !an_enum))
-    };
-    let mut together: std::collections::HashMap<(String, Option<i64>), [Severity; 4]> =
-        std::collections::HashMap::new();
-    for c in changes.iter().filter(|c| c.number.is_some()) {
-        let slot = together.entry(key(c)).or_default();
-        for (s, v) in slot.iter_mut().zip(cells(&c.verdict)) {
-            *s = (*s).max(v);
-        }
-    }
+    let together = Together::of(old, new, changes);
     let users = target::users(old, new);
     changes
         .iter()
-        .map(|c| {
-            let mut all = together
-                .get(&key(c))
-                .copied()
-                .unwrap_or_else(|| cells(&c.verdict));
-            // A field of an enum type writes the enum's values: the enum's own changes
-            // show in its samples too.
-            for e in field_enums(c, old, new) {
-                if let Some(more) = together.get(&(e, None)) {
-                    for (s, v) in all.iter_mut().zip(more) {
-                        *s = (*s).max(*v);
-                    }
+        .map(|c| prove_one(old, new, c, together.cells(c, old, new), &users))
+        .collect()
+}
+
+/// Change `i` of a pair's `changes` proved, as [`prove`] proves it among them (the others
+/// on its field show in its samples too), without proving the others: what a screen
+/// showing one change asks for. `None` when there is no change `i`.
+pub fn prove_change(old: &Schema, new: &Schema, changes: &[Change], i: usize) -> Option<Proof> {
+    let c = changes.get(i)?;
+    let together = Together::of(old, new, changes);
+    let users = target::users(old, new);
+    Some(prove_one(old, new, c, together.cells(c, old, new), &users))
+}
+
+/// The worst verdict per cell of the changes on each field (message, number), and on each
+/// enum's values (they share one number space: a value renumbered is read as another that
+/// was added).
+struct Together(std::collections::HashMap<(String, Option<i64>), [Severity; 4]>);
+
+impl Together {
+    fn key(c: &Change, old: &Schema, new: &Schema) -> (String, Option<i64>) {
+        let p = parent(&c.element).unwrap_or_default();
+        let an_enum = old.content.enums.contains_key(p) || new.content.enums.contains_key(p);
+        (p.to_string(), c.number.filter(|_| !an_enum))
+    }
+
+    fn of(old: &Schema, new: &Schema, changes: &[Change]) -> Together {
+        let mut together = std::collections::HashMap::new();
+        for c in changes.iter().filter(|c| c.number.is_some()) {
+            let slot: &mut [Severity; 4] = together.entry(Self::key(c, old, new)).or_default();
+            for (s, v) in slot.iter_mut().zip(cells(&c.verdict)) {
+                *s = (*s).max(v);
+            }
+        }
+        Together(together)
+    }
+
+    /// The cells a round trip of `c` is judged against.
+    fn cells(&self, c: &Change, old: &Schema, new: &Schema) -> [Severity; 4] {
+        let mut all = self
+            .0
+            .get(&Self::key(c, old, new))
+            .copied()
+            .unwrap_or_else(|| cells(&c.verdict));
+        // A field of an enum type writes the enum's values: the enum's own changes show in
+        // its samples too.
+        for e in field_enums(c, old, new) {
+            if let Some(more) = self.0.get(&(e, None)) {
+                for (s, v) in all.iter_mut().zip(more) {
+                    *s = (*s).max(*v);
                 }
             }
-            prove_one(old, new, c, all, &users)
-        })
-        .collect()
+        }
+        all
+    }
 }
 
 /// The enums a changed field is of, on either side.

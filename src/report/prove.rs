@@ -3,23 +3,13 @@
 //! contradiction; with `--prove=samples`, the samples themselves (bytes or JSON written,
 //! what the reader saw).
 
-use crate::prove::{Cell, Outcome, Proof};
+use crate::prove::{Cell, Proof};
 use crate::rules::Severity;
 use crate::sanitize;
 
 /// How many proofs hold a contradicted safe claim.
 pub fn safe_contradictions(proofs: &[Proof]) -> usize {
     proofs.iter().filter(|p| p.safe_contradicted()).count()
-}
-
-fn outcome(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Preserved => "preserved",
-        Outcome::KeptUnknown => "kept as unknown",
-        Outcome::Changed => "changed",
-        Outcome::Dropped => "dropped",
-        Outcome::Rejected => "rejected",
-    }
 }
 
 fn cell_line(level: &str, dir: &str, c: &Cell) -> String {
@@ -98,7 +88,7 @@ pub fn to_text(proofs: &[Proof], samples: bool) -> String {
                                 &s.written
                             }),
                             sanitize::line(&s.read),
-                            outcome(s.outcome)
+                            s.outcome.as_str()
                         ));
                     }
                 }

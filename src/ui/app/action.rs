@@ -115,6 +115,8 @@ pub enum Action {
     MatrixProgress(MatrixProgress),
     Lifecycle(Arc<Lifecycle>),
     Found(FoundSet),
+    /// The round trips of a change (`None`: the comparison has no such change).
+    Proved(crate::ui::app::ProveKey, Option<Arc<crate::prove::Proof>>),
     /// A worker failed (a bug): shown as a status message.
     Failed(String),
 }

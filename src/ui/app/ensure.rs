@@ -62,6 +62,7 @@ impl App {
                 }
             }
         }
+        self.ensure_proof();
         if let Overlay::Finder(f) = &self.overlay {
             let want = (f.query.clone(), f.mode == FindMode::Root, self.indexed);
             if self.asked_find.as_ref() != Some(&want) {

@@ -16,11 +16,13 @@ pub mod focus;
 pub mod key;
 pub mod keys;
 mod mouse;
+mod proofs;
 mod request;
 pub mod state;
 pub mod tree;
 
 pub use action::{Action, Command, MatrixProgress, Mouse};
 pub use focus::{DetailNav, FindMode, Finder, ListNav, MatrixNav, Overlay, Pane};
-pub use request::{CompareKey, Request};
+pub use proofs::ProofState;
+pub use request::{CompareKey, ProveKey, Request};
 pub use state::{App, Phase};

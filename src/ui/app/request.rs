@@ -2,11 +2,16 @@
 
 use std::sync::Arc;
 
+use crate::explore::Comparison;
 use crate::load::{Loaded, Project, VersionId};
 use crate::policy::Settings;
 
 /// Which comparison is wanted: (old version, new version, root).
 pub type CompareKey = (Option<VersionId>, VersionId, String);
+
+/// Which proof is wanted: the pair compared, and the change (its place in the
+/// comparison's changes, which the pair decides).
+pub type ProveKey = (CompareKey, usize);
 
 /// Slow work for a worker.
 #[derive(Debug, Clone)]
@@ -32,5 +37,10 @@ pub enum Request {
     Find {
         query: String,
         roots_only: bool,
+    },
+    /// Round trips of one change of the comparison (`key.1`).
+    Prove {
+        key: ProveKey,
+        comparison: Arc<Comparison>,
     },
 }

@@ -19,7 +19,7 @@ use crate::ui::app::fit::DetailKey;
 use crate::ui::app::keys::Context;
 use crate::ui::app::tree::Tree;
 use crate::ui::app::{
-    CompareKey, DetailNav, FindMode, Finder, ListNav, MatrixNav, Overlay, Pane, Request,
+    CompareKey, DetailNav, FindMode, Finder, ListNav, MatrixNav, Overlay, Pane, ProveKey, Request,
 };
 use crate::ui::views::View;
 use crate::ui::widgets::layout::Areas;
@@ -74,6 +74,8 @@ pub struct App {
     pub history_focus: Option<i64>,
     pub policy_nav: MatrixNav,
     pub lifecycles: HashMap<String, Arc<Lifecycle>>,
+    /// The round trips of changes, per pair and change (`None`: no such change).
+    pub proofs: HashMap<ProveKey, Option<Arc<crate::prove::Proof>>>,
     pub view: View,
     pub focus: Pane,
     pub overlay: Overlay,
@@ -90,6 +92,7 @@ pub struct App {
     pub(super) asked_matrix: Option<Scope>,
     pub(super) asked_life: HashSet<String>,
     pub(super) asked_find: Option<(String, bool, usize)>,
+    pub(super) asked_prove: Option<ProveKey>,
 }
 
 impl App {
@@ -120,6 +123,7 @@ impl App {
             history_focus: None,
             policy_nav: MatrixNav::default(),
             lifecycles: HashMap::new(),
+            proofs: HashMap::new(),
             view: View::Graph,
             // Where a lazygit user starts: the list on the left (Enter or `l` opens the graph).
             focus: Pane::Versions,
@@ -134,6 +138,7 @@ impl App {
             asked_matrix: None,
             asked_life: HashSet::new(),
             asked_find: None,
+            asked_prove: None,
         }
     }
 
@@ -271,6 +276,7 @@ impl App {
                 self.asked_life.remove(&l.element);
                 self.lifecycles.insert(l.element.clone(), l);
             }
+            Action::Proved(key, proof) => self.proved(key, proof),
             Action::Failed(e) => self.status = Some(crate::sanitize::line(&e)),
             Action::Found(set) => {
                 if let Overlay::Finder(f) = &mut self.overlay

@@ -25,6 +25,7 @@ pub enum Who {
     Matrix,
     Lifecycle,
     Find,
+    Prove,
 }
 
 /// What the event loop receives.
@@ -119,6 +120,11 @@ pub fn execute_with(req: Request, names: &RwLock<Index>, progress: &Progress<'_>
         Request::Lifecycle { project, container } => Action::Lifecycle(Arc::new(
             crate::policy::lifecycle(&project.versions, &container),
         )),
+        Request::Prove { key, comparison: c } => {
+            let (old, new) = (&c.old.compiled.schema, &c.new.compiled.schema);
+            let proof = crate::prove::prove_change(old, new, &c.changes, key.1);
+            Action::Proved(key, proof.map(Arc::new))
+        }
         Request::Find { query, roots_only } => {
             let index = names.read().unwrap_or_else(PoisonError::into_inner);
             let hits = index.search(&query, roots_only, 500);
@@ -252,6 +258,7 @@ pub struct Workers {
     matrix: Worker,
     lifecycle: Worker,
     find: Worker,
+    prove: Worker,
     inboxes: Vec<(Who, Inbox)>,
 }
 
@@ -268,12 +275,15 @@ impl Workers {
         let matrix = make(Who::Matrix, true);
         let lifecycle = make(Who::Lifecycle, false);
         let find = make(Who::Find, true);
+        // Only the change on screen matters: moving on replaces a proof still waiting.
+        let prove = make(Who::Prove, true);
         Workers {
             compare,
             facts,
             matrix,
             lifecycle,
             find,
+            prove,
             inboxes,
         }
     }
@@ -285,6 +295,7 @@ impl Workers {
             Request::Matrix { .. } => self.matrix.request(req),
             Request::Lifecycle { .. } => self.lifecycle.request(req),
             Request::Find { .. } => self.find.request(req),
+            Request::Prove { .. } => self.prove.request(req),
         }
     }
 

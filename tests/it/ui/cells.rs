@@ -15,7 +15,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier};
 
-fn find_cell(buf: &Buffer, text: &str) -> Option<(u16, u16)> {
+pub(super) fn find_cell(buf: &Buffer, text: &str) -> Option<(u16, u16)> {
     for y in 0..buf.area.height {
         let line: String = (0..buf.area.width)
             .map(|x| buf[(x, y)].symbol().to_string())

@@ -2,12 +2,25 @@
 //! `screens`, every view on the demo history rendered to a `TestBackend` at fixed sizes and
 //! compared with `insta` snapshots; `update`, what actions, keys and the mouse do to the app;
 //! `cells`, colours and sanitizing checked cell by cell; `keys`, the keys pressed through the
-//! key table; `legend`, what the help says of every column, mark and policy. The demo's load
-//! and the helpers that drive the app live here.
+//! key table; `legend`, what the help says of every column, mark and policy; `proof`, the
+//! detail pane's round trips and their worker. The demo's load and the helpers that drive
+//! the app live here.
+
+/// Asserts the screen of `$app` against the snapshot `$name`. The snapshots stay in
+/// `tests/it/snapshots/`, one folder up from the file (insta resolves the path from the
+/// file of the test).
+macro_rules! snap {
+    ($name:expr, $app:expr) => {
+        insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {
+            insta::assert_snapshot!($name, screen(&$app).backend());
+        });
+    };
+}
 
 mod cells;
 mod keys;
 mod legend;
+mod proof;
 mod screens;
 mod update;
 mod wide;

@@ -6,17 +6,6 @@ use protolapse::ui::app::{Action, App, Command, FindMode, Overlay};
 use protolapse::ui::views::View;
 use ratatui::layout::Rect;
 
-/// Asserts the screen of `$app` against the snapshot `$name`. The snapshots stay in
-/// `tests/it/snapshots/`, one folder up from this file (insta resolves the path from the
-/// file of the test).
-macro_rules! snap {
-    ($name:expr, $app:expr) => {
-        insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {
-            insta::assert_snapshot!($name, screen(&$app).backend());
-        });
-    };
-}
-
 #[test]
 fn snapshot_first_frame_before_anything_loaded() {
     let app = App::new(COLOR, Rect::new(0, 0, 80, 24), "demo", None);

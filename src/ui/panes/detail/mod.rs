@@ -1,7 +1,9 @@
 //! The detail pane: for the selected node (or change), old → new declaration side by side with
 //! the difference highlighted, the verdict grid (wire/json × backward/forward, source, bump),
-//! the rule and why, the node's lifecycle across all versions, and the rule's page. One
-//! scrollable document.
+//! the rule and why, the round trips that prove the change ([`proof`]), the node's lifecycle
+//! across all versions, and the rule's page. One scrollable document.
+
+mod proof;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -67,9 +69,9 @@ fn located(location: String, c: &Comparison) -> String {
 }
 
 fn subject(app: &App, c: &Comparison) -> Option<Subject> {
+    let (changes, rule) = app.detail_changes(c)?;
     if app.view == View::Changes {
-        let i = app.changes_nav.cursor;
-        let ch = c.changes.get(i)?;
+        let ch = c.changes.get(*changes.first()?)?;
         let life = ch
             .element
             .rsplit_once('.')
@@ -85,8 +87,8 @@ fn subject(app: &App, c: &Comparison) -> Option<Subject> {
             old_decl: ch.old.clone(),
             new_decl: ch.new.clone(),
             comment: None,
-            changes: vec![i],
-            rule: 0,
+            changes,
+            rule,
             life,
             worst: Some(ch.verdict.worst()),
         });
@@ -117,8 +119,8 @@ fn subject(app: &App, c: &Comparison) -> Option<Subject> {
         old_decl,
         new_decl,
         comment,
-        changes: n.changes.clone(),
-        rule: app.detail.rule.min(n.changes.len().saturating_sub(1)),
+        changes,
+        rule,
         life,
         worst: n.worst,
     })
@@ -416,6 +418,7 @@ fn document(app: &App, width: usize) -> Vec<Line<'static>> {
                 Span::styled("why  ", t.header()),
                 Span::raw(crate::sanitize::line(&ch.message)),
             ]));
+            out.extend(proof::lines(t, app.proof(), width));
         }
     }
     if let Some(l) = lifecycle_line(app, &s) {
