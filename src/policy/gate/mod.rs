@@ -6,6 +6,7 @@
 
 mod findings;
 mod fix;
+mod proofs;
 
 use std::collections::BTreeMap;
 
@@ -30,6 +31,9 @@ pub struct GateInput<'a> {
     pub version: Option<&'a semver::Version>,
     pub policy: &'a Policy,
     pub settings: &'a Settings,
+    /// Prove the changes from the base by round trips (`check --prove`): a contradicted
+    /// safe claim is an error.
+    pub prove: bool,
 }
 
 /// The policy's findings: every change it rejects against each version it requires,
@@ -217,6 +221,11 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
 
     findings.extend(hazard_findings(cmp, input, &earlier));
     findings.extend(compile_findings(subject, base));
+    let proofs = input.prove.then(|| {
+        let (proofs, contradicted) = proofs::prove(versions, input, &changes);
+        findings.extend(contradicted);
+        proofs
+    });
 
     // buffrs package rules.
     if let Some(text) = &subject.version.manifest {
@@ -258,6 +267,7 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
         checked,
         notes,
         not_judged,
+        proofs,
     }
 }
 
