@@ -12,7 +12,7 @@ pub fn safe_contradictions(proofs: &[Proof]) -> usize {
     proofs.iter().filter(|p| p.safe_contradicted()).count()
 }
 
-fn outcome(o: Outcome) -> &'static str {
+pub(super) fn outcome(o: Outcome) -> &'static str {
     match o {
         Outcome::Preserved => "preserved",
         Outcome::KeptUnknown => "kept as unknown",
@@ -22,7 +22,7 @@ fn outcome(o: Outcome) -> &'static str {
     }
 }
 
-fn cell_line(level: &str, dir: &str, c: &Cell) -> String {
+pub(super) fn cell_line(level: &str, dir: &str, c: &Cell) -> String {
     let observed = match c.observed {
         Some(o) => {
             let bad = c
