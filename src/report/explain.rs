@@ -104,7 +104,8 @@ pub fn example_proof(e: &Example) -> Option<Proof> {
     proofs.into_iter().nth(sampled.unwrap_or(0))
 }
 
-/// The sample a page shows of a level: the first not read back, else the first.
+/// The sample a page shows of a level: the first not read back, else the first that
+/// writes something, else the first.
 fn shown_sample(cells: &prove::Cells) -> Option<(&'static str, &prove::Shown)> {
     let both = [("backward", &cells.backward), ("forward", &cells.forward)];
     let all = || {
@@ -113,6 +114,7 @@ fn shown_sample(cells: &prove::Cells) -> Option<(&'static str, &prove::Shown)> {
     };
     all()
         .find(|(_, s)| s.outcome.severity() > Severity::Safe)
+        .or_else(|| all().find(|(_, s)| !matches!(s.written.as_str(), "" | "{}")))
         .or_else(|| all().next())
 }
 
@@ -127,18 +129,15 @@ pub fn proof_text(p: &Proof, page: &str) -> String {
         } else {
             ""
         };
-        out.push_str(&format!(
-            "No round trip can show this change ({}){more}.\n",
-            sanitize::line(why)
-        ));
+        out.push_str(&format!("Not proven: {}{more}.\n", sanitize::line(why)));
         return out;
     }
     out.push_str(&format!(
-        "Samples of {} written with one side's schema and read with the other's, by\n\
-         protolapse's readers (backward: the old schema writes, the new one reads; forward:\n\
-         the reverse); what they show beside the rule's cells:\n\n  {}\n",
-        sanitize::line(p.message.as_deref().unwrap_or("-")),
-        sanitize::line(&p.element)
+        "Samples written with one side's schema and read with the other's by protolapse's\n\
+         readers (backward: the old schema writes, the new one reads; forward: the\n\
+         reverse); what they show beside the rule's cells:\n\n  {} (samples of {})\n",
+        sanitize::line(&p.element),
+        sanitize::line(p.message.as_deref().unwrap_or("-"))
     ));
     let mut readers: Vec<&str> = Vec::new();
     for (level, cells) in [("wire", &p.wire), ("json", &p.json)] {
@@ -160,7 +159,7 @@ pub fn proof_text(p: &Proof, page: &str) -> String {
             &s.written
         };
         out.push_str(&format!(
-            "\n  {level} {dir}, sample {}:\n    wrote {}\n    read  {} ({})\n",
+            "\n  {level} {dir} sample: {}\n    wrote {}\n    read  {} ({})\n",
             sanitize::line(&s.label),
             sanitize::line(written),
             sanitize::line(&s.read),
