@@ -130,6 +130,8 @@ pub fn to_text(proofs: &[Proof], samples: bool) -> String {
         contradicted,
         safe_contradictions(proofs)
     ));
-    out.push_str(&format!("Readers: {}\n", runtimes.join("; ")));
+    if !runtimes.is_empty() {
+        out.push_str(&format!("Readers: {}\n", runtimes.join("; ")));
+    }
     out
 }

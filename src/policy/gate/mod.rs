@@ -44,7 +44,7 @@ fn policy_findings(
     cmp: &Comparer<'_>,
     input: &GateInput<'_>,
     earlier: &[VersionId],
-    checked: &mut Vec<String>,
+    checked: &mut Vec<VersionId>,
 ) -> Vec<Finding> {
     let versions = cmp.versions();
     let s = input.settings;
@@ -53,7 +53,7 @@ fn policy_findings(
     for (j, backward, forward) in
         registry::requirements(input.policy, versions, Some(input.base), earlier)
     {
-        checked.push(versions[j.index()].version.name.clone());
+        checked.push(j);
         let (fails, warns) = registry::violations_against(
             cmp,
             input.policy,
@@ -222,7 +222,7 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
     findings.extend(hazard_findings(cmp, input, &earlier));
     findings.extend(compile_findings(subject, base));
     let proofs = input.prove.then(|| {
-        let (proofs, contradicted) = proofs::prove(versions, input, &changes);
+        let (proofs, contradicted) = proofs::prove(cmp, input, &changes, &checked);
         findings.extend(contradicted);
         proofs
     });
@@ -264,7 +264,10 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
         counts: Counts::of(&changes),
         findings,
         changes,
-        checked,
+        checked: checked
+            .iter()
+            .map(|j| versions[j.index()].version.name.clone())
+            .collect(),
         notes,
         not_judged,
         proofs,

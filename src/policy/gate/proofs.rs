@@ -1,39 +1,92 @@
-//! `check --prove`: the changes from the base to the subject proved by round trips
-//! ([`crate::prove`]), and an error for each change whose safe claim a sample contradicts —
-//! even one the policy allowed, since the verdict it was allowed on is not what its data
-//! does. Ignored changes are proved (a round trip shows every change to a field at once) but
-//! raise nothing.
+//! `check --prove`: the changes the check judges proved by round trips ([`crate::prove`]),
+//! and an error for each change whose safe claim a sample contradicts — even one the policy
+//! allowed, since the verdict it was allowed on is not what its data does. The base's pair
+//! is proved and reported; the other releases a transitive or `TILL` policy checks against
+//! are proved too, and raise their contradictions (once per change; a warning when the base
+//! already made the change against that release). Ignored changes are
+//! proved (a round trip shows every change to a field at once) but raise nothing.
 
-use crate::load::Loaded;
+use crate::judge::Comparer;
+use crate::load::{Loaded, VersionId};
 use crate::prove::{Cell, Proof};
 use crate::rules::{Change, Severity};
 
 use super::super::codes::PROVE_CONTRADICTED;
 use super::GateInput;
-use super::findings::{Finding, Outcome, change_finding};
+use super::findings::{Finding, Key, Outcome, change_finding, key};
 
-/// The proofs of `changes` (base -> subject) and the findings of their contradicted safe
-/// claims. Nothing when either side has no schema.
+/// The proofs of `changes` (base -> subject) and the findings of the contradicted safe
+/// claims of every pair checked: the base's, then each of `checked` (the policy's releases).
 pub(super) fn prove(
-    versions: &[Loaded],
+    cmp: &Comparer<'_>,
     input: &GateInput<'_>,
     changes: &[Change],
+    checked: &[VersionId],
 ) -> (Vec<Proof>, Vec<Finding>) {
-    let (base, subject) = (
-        &versions[input.base.index()],
-        &versions[input.subject.index()],
+    let versions = cmp.versions();
+    let mut seen: Vec<Key> = Vec::new();
+    let mut findings = Vec::new();
+    let proofs = pair(
+        versions,
+        input,
+        input.base,
+        changes,
+        &mut seen,
+        &mut findings,
     );
-    let (Some(old), Some(new)) = (base.schema(), subject.schema()) else {
-        return (Vec::new(), Vec::new());
+    let base_name = &versions[input.base.index()].version.name;
+    for &j in checked.iter().filter(|j| **j != input.base) {
+        let Some(more) = cmp.changes(j, input.subject) else {
+            continue;
+        };
+        let from = findings.len();
+        pair(versions, input, j, &more, &mut seen, &mut findings);
+        // A change the base already made against j is not this change's doing: a warning,
+        // as the policy's findings say it.
+        let before: Vec<Key> = cmp
+            .changes(j, input.base)
+            .unwrap_or_default()
+            .iter()
+            .map(key)
+            .collect();
+        for f in &mut findings[from..] {
+            if f.change.as_ref().is_some_and(|c| before.contains(&key(c))) {
+                f.severity = Outcome::Warning;
+                f.preexisting = true;
+                if let Some(w) = &mut f.why {
+                    w.push_str(&format!("; already so in {base_name}"));
+                }
+            }
+        }
+    }
+    (proofs, findings)
+}
+
+/// One pair (`against` -> subject) proved; its contradictions not yet `seen` added to
+/// `findings`. Nothing when either side has no schema.
+fn pair(
+    versions: &[Loaded],
+    input: &GateInput<'_>,
+    against: VersionId,
+    changes: &[Change],
+    seen: &mut Vec<Key>,
+    findings: &mut Vec<Finding>,
+) -> Vec<Proof> {
+    let (old, new) = (
+        versions[against.index()].schema(),
+        versions[input.subject.index()].schema(),
+    );
+    let (Some(old), Some(new)) = (old, new) else {
+        return Vec::new();
     };
     let proofs = crate::prove::prove(old, new, changes);
-    let findings = proofs
-        .iter()
-        .zip(changes)
-        .filter(|(p, c)| c.ignored.is_none() && p.safe_contradicted())
-        .map(|(p, c)| contradicted(versions, input, p, c))
-        .collect();
-    (proofs, findings)
+    for (p, c) in proofs.iter().zip(changes) {
+        if c.ignored.is_none() && p.safe_contradicted() && !seen.contains(&key(c)) {
+            seen.push(key(c));
+            findings.push(contradicted(versions, input, against, p, c));
+        }
+    }
+    proofs
 }
 
 /// The first sample of a cell the rule calls safe that was not read back, as
@@ -51,7 +104,13 @@ fn first_bad(c: &Cell) -> Option<String> {
     Some(format!("{}: wrote {written} -> read {}", s.label, s.read))
 }
 
-fn contradicted(versions: &[Loaded], input: &GateInput<'_>, p: &Proof, c: &Change) -> Finding {
+fn contradicted(
+    versions: &[Loaded],
+    input: &GateInput<'_>,
+    against: VersionId,
+    p: &Proof,
+    c: &Change,
+) -> Finding {
     let safe: Vec<_> = p
         .contradictions()
         .into_iter()
@@ -80,9 +139,13 @@ fn contradicted(versions: &[Loaded], input: &GateInput<'_>, p: &Proof, c: &Chang
     let mut f = change_finding(
         versions,
         input.subject,
-        input.base,
+        against,
         Outcome::Error,
-        format!("round trips: {}", cells.join("; ")),
+        format!(
+            "round trips against {}: {}",
+            versions[against.index()].version.name,
+            cells.join("; ")
+        ),
         c.clone(),
     );
     f.rule = PROVE_CONTRADICTED.to_string();

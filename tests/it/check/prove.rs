@@ -83,7 +83,9 @@ fn a_contradicted_safe_claim_fails_check_in_every_format() {
     assert!(out.contains("error[PROVE_CONTRADICTED]: FIELD_ADDED calls the wire backward cell of t.M.b safe, but a round trip shows it breaking: sample "), "{out}");
     assert!(out.contains("  --> m.proto:"), "{out}");
     assert!(
-        out.contains("= why: round trips: wire backward: rule safe, observed breaking"),
+        out.contains(
+            "= why: round trips against v1.0.0: wire backward: rule safe, observed breaking"
+        ),
         "{out}"
     );
     assert!(out.contains("FAIL: 1 error"), "{out}");
@@ -127,4 +129,66 @@ fn a_contradicted_safe_claim_fails_check_in_every_format() {
         .find(|p| p["element"] == "t.M.b")
         .unwrap();
     assert_eq!(added["wire"]["backward"]["contradiction"], true);
+}
+
+/// A transitive policy's older releases are proved too: a contradiction the subject makes
+/// only against an older release fails; one the base already made there warns.
+#[test]
+fn the_older_releases_of_a_transitive_policy_are_proved() {
+    let p2 = |body: &str| format!("syntax = \"proto2\";\npackage t;\n\n{body}\n");
+    let mut r = Repo::new();
+    r.write("m.proto", &p2("message M {\n  optional int32 a = 1;\n}"));
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write(
+        "m.proto",
+        &p2("message M {\n  optional int32 a = 1;\n  required int32 c = 3;\n}"),
+    );
+    r.commit("two");
+    r.tag("v1.1.0");
+    // Against v1.1.0 `b` is an added optional field, nothing to contradict; against
+    // v1.0.0, every sample v1.0.0 writes lacks `c`.
+    r.write(
+        "m.proto",
+        &p2("message M {\n  optional int32 a = 1;\n  optional int32 b = 2;\n  required int32 c = 3;\n}"),
+    );
+    let args = [
+        "check",
+        "--policy",
+        "ALLOW_ANY",
+        "--prove",
+        "--format",
+        "json",
+    ];
+    let (code, out, err) = run(&args, r.path());
+    assert_eq!(code, 0, "ALLOW_ANY checks no older release: {out}{err}");
+    let args = [
+        "check",
+        "--policy",
+        "BACKWARD_TRANSITIVE",
+        "--prove",
+        "--format",
+        "json",
+    ];
+    let (code, out, err) = run(&args, r.path());
+    assert_eq!(code, 1, "{out}{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "PROVE_CONTRADICTED")
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(f["element"], "t.M.b", "{f}");
+    assert_eq!(f["severity"], "error", "{f}");
+    assert!(f["why"].as_str().unwrap().contains("against v1.0.0"), "{f}");
+    // `proofs` are the base's pair, where nothing is contradicted.
+    assert!(
+        v["proofs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["wire"]["backward"]["contradiction"] != true),
+        "{out}"
+    );
 }
