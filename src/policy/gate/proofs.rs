@@ -2,14 +2,14 @@
 //! and an error for each change whose safe claim a sample contradicts — even one the policy
 //! allowed, since the verdict it was allowed on is not what its data does. The base's pair
 //! is proved and reported; the other releases a transitive or `TILL` policy checks against
-//! are proved too, and raise their contradictions (once per change; a warning when the base
+//! are proved too, and raise their contradictions (once per field; a warning when the base
 //! already made the change against that release). Ignored changes are
 //! proved (a round trip shows every change to a field at once) but raise nothing.
 
 use crate::judge::Comparer;
 use crate::load::{Loaded, VersionId};
 use crate::prove::{Cell, Proof};
-use crate::rules::{Change, Severity};
+use crate::rules::{Change, RuleId, Severity};
 
 use super::super::codes::PROVE_CONTRADICTED;
 use super::GateInput;
@@ -24,7 +24,7 @@ pub(super) fn prove(
     checked: &[VersionId],
 ) -> (Vec<Proof>, Vec<Finding>) {
     let versions = cmp.versions();
-    let mut seen: Vec<Key> = Vec::new();
+    let mut seen = Vec::new();
     let mut findings = Vec::new();
     let proofs = pair(
         versions,
@@ -69,7 +69,7 @@ fn pair(
     input: &GateInput<'_>,
     against: VersionId,
     changes: &[Change],
-    seen: &mut Vec<Key>,
+    seen: &mut Vec<(String, Option<i64>)>,
     findings: &mut Vec<Finding>,
 ) -> Vec<Proof> {
     let (old, new) = (
@@ -80,11 +80,25 @@ fn pair(
         return Vec::new();
     };
     let proofs = crate::prove::prove(old, new, changes);
-    for (p, c) in proofs.iter().zip(changes) {
-        if c.ignored.is_none() && p.safe_contradicted() && !seen.contains(&key(c)) {
-            seen.push(key(c));
-            findings.push(contradicted(versions, input, against, p, c));
+    let bad: Vec<(&Proof, &Change)> = proofs
+        .iter()
+        .zip(changes)
+        .filter(|(p, c)| c.ignored.is_none() && p.safe_contradicted())
+        .collect();
+    // One finding per field (or enum value): its samples show every change to it at once,
+    // so the changes on it that call a cell safe are contradicted together.
+    for (i, (p, c)) in bad.iter().enumerate() {
+        let field = (c.element.clone(), c.number);
+        if seen.contains(&field) {
+            continue;
         }
+        let rules: Vec<RuleId> = bad[i..]
+            .iter()
+            .filter(|(_, d)| d.element == c.element && d.number == c.number)
+            .map(|(q, _)| q.rule)
+            .collect();
+        seen.push(field);
+        findings.push(contradicted(versions, input, against, p, c, &rules));
     }
     proofs
 }
@@ -110,6 +124,7 @@ fn contradicted(
     against: VersionId,
     p: &Proof,
     c: &Change,
+    rules: &[RuleId],
 ) -> Finding {
     let safe: Vec<_> = p
         .contradictions()
@@ -150,8 +165,17 @@ fn contradicted(
     );
     f.rule = PROVE_CONTRADICTED.to_string();
     f.message = format!(
-        "{} calls the {level} {dir} cell of {} safe, but a round trip shows it {}{}",
-        p.rule,
+        "{} the {level} {dir} cell of {} safe, but a round trip shows it {}{}",
+        match rules {
+            [] | [_] => format!("{} calls", p.rule),
+            [most @ .., last] => format!(
+                "{} and {last} call",
+                most.iter()
+                    .map(|r| r.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        },
         p.element,
         observed.map_or("otherwise", Severity::as_str),
         first.map(|s| format!(": sample {s}")).unwrap_or_default()
