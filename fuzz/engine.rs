@@ -115,6 +115,8 @@ pub fn exercise(data: &[u8]) {
                     version: None,
                     policy: &policy,
                     settings: &settings,
+                    // Round trips of hostile schemas, once per input.
+                    prove: matches!(policy, Policy::Full),
                 },
             );
             shown(&report::check::to_text(&r));

@@ -15,7 +15,7 @@ use protolapse::policy::{Level, Policy, Pre1, Settings};
 
 use crate::commands::{self, CheckOut, GraphOut, Opened, print};
 pub use args::Cli;
-use args::{CacheAction, CheckFormat, Command, Global, GraphFormat, Judge, LogFormat, ProveShow};
+use args::{CacheAction, CheckFormat, Command, Global, GraphFormat, Judge, LogFormat};
 
 /// Parses the command line (exiting with clap's message and status 2 on a usage error).
 /// A repeatable shared flag given both before and after the subcommand (`--rev a log --rev
@@ -103,6 +103,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
             publish,
             judge,
             format,
+            prove,
         } => {
             let opened = commands::open_check(
                 &g.source(repo.as_deref())?,
@@ -127,6 +128,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
                 publish.as_deref(),
                 &settings,
                 out,
+                prove.samples(),
             )?;
             print(&commands::paint::check(&text, text_out && colour))?;
             return Ok(pass);
@@ -186,7 +188,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
                 root.as_deref(),
                 &settings.ignores,
                 format == LogFormat::Json,
-                prove.map(|p| p == ProveShow::Samples),
+                prove.samples(),
             )?;
             print(&commands::paint::diff(
                 &text,

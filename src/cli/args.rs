@@ -96,6 +96,8 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
         format: CheckFormat,
+        #[command(flatten)]
+        prove: Prove,
     },
     /// The lifecycle of each field (or enum value) of a message (or enum) across versions.
     #[command(override_usage = "protolapse blame [OPTIONS] [REPO] <MSG>")]
@@ -132,12 +134,8 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = LogFormat::Text)]
         format: LogFormat,
-        /// Prove each change by round trips: samples written with one version's schema and
-        /// read with the other's, on the wire and in ProtoJSON, beside the rule's verdict;
-        /// exit 1 when a sample contradicts a safe verdict. `--prove=samples` prints the
-        /// samples too (JSON always has them).
-        #[arg(long, value_enum, value_name = "SHOW", num_args = 0..=1, require_equals = true, default_missing_value = "cells")]
-        prove: Option<ProveShow>,
+        #[command(flatten)]
+        prove: Prove,
     },
     /// Explain a rule (what changes, what readers see, how to do it safely, buf's rule), or
     /// any other code `check` prints (SEMVER_TOO_SMALL, HAZARD_NUMBER_REUSED, ...).
@@ -219,6 +217,24 @@ pub enum CheckFormat {
     Github,
     Sarif,
     Junit,
+}
+
+/// `--prove[=samples]`, shared by `diff` and `check`.
+#[derive(Args, Clone, Copy, Default)]
+pub struct Prove {
+    /// Prove each change by round trips: samples written with one version's schema and
+    /// read with the other's, on the wire and in ProtoJSON, beside the rule's verdict;
+    /// exit 1 when a sample contradicts a safe verdict. `--prove=samples` prints the
+    /// samples too (JSON always has them).
+    #[arg(long, value_enum, value_name = "SHOW", num_args = 0..=1, require_equals = true, default_missing_value = "cells")]
+    pub prove: Option<ProveShow>,
+}
+
+impl Prove {
+    /// None: no proof; Some(true): the samples printed too.
+    pub fn samples(self) -> Option<bool> {
+        self.prove.map(|p| p == ProveShow::Samples)
+    }
 }
 
 /// What `--prove` prints: the observed cells, or the samples behind them too.

@@ -23,6 +23,8 @@ pub enum CheckOut {
 }
 
 /// `protolapse check`: (the report, whether it passed). `settings.scope` is resolved.
+/// `prove`: prove the changes from the base by round trips (`Some(true)`: the text prints
+/// the samples too); a contradicted safe claim is an error finding.
 pub fn check(
     opened: &Opened,
     revs: &[String],
@@ -30,6 +32,7 @@ pub fn check(
     publish: Option<&str>,
     settings: &Settings,
     out: CheckOut,
+    prove: Option<bool>,
 ) -> Result<(String, bool)> {
     let project = &opened.project;
     let versions = &project.versions;
@@ -114,10 +117,17 @@ pub fn check(
             version: version.as_ref(),
             policy: &policy,
             settings,
+            prove: prove.is_some(),
         },
     );
     let text = match out {
-        CheckOut::Text => report::check::to_text(&report),
+        CheckOut::Text => {
+            let mut t = report::check::to_text(&report);
+            if let Some(p) = &report.proofs {
+                t.push_str(&report::prove::to_text(p, prove == Some(true)));
+            }
+            t
+        }
         CheckOut::Json => pretty(&report::check::to_json(&report))?,
         CheckOut::Github => report::check::to_github(&report),
         CheckOut::Sarif => pretty(&report::check::to_sarif(&report))?,

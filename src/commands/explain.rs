@@ -23,14 +23,19 @@ pub fn explain(rule: Option<&str>, list: bool, json: bool) -> Result<String> {
     let id = given.to_uppercase().replace('-', "_");
     let text = match id.parse::<RuleId>() {
         Ok(rule) => report::explain::explain(rule),
-        Err(_) => report::explain::explain_code(&id),
+        Err(_) => report::explain::explain_code(&id).map(|t| (t, None)),
     };
     match text {
-        Some(text) if json => {
+        Some((text, proof)) if json => {
             let entry = report::explain::entry(&id);
-            pretty(&serde_json::json!({ "code": entry, "page": text }))
+            let mut v = serde_json::json!({ "code": entry, "page": text });
+            // A rule's proof on its example, as `diff --prove` writes a proof.
+            if let (Some(p), Some(obj)) = (proof, v.as_object_mut()) {
+                obj.insert("proof".into(), serde_json::to_value(p)?);
+            }
+            pretty(&v)
         }
-        Some(text) => Ok(text),
+        Some((text, _)) => Ok(text),
         None => {
             let ids: Vec<&str> = RULES
                 .iter()

@@ -22,6 +22,7 @@ pub const NOT_JUDGED: &str = "NOT_JUDGED";
 /// What to do about a NOT_JUDGED finding, in every report format.
 pub const NOT_JUDGED_HELP: &str =
     "fix the files that did not compile (or check another --root): nothing unread passes";
+pub const PROVE_CONTRADICTED: &str = "PROVE_CONTRADICTED";
 pub const BUFFRS_LIB_HAS_SERVICE: &str = "BUFFRS_LIB_HAS_SERVICE";
 pub const BUFFRS_PACKAGE_MISMATCH: &str = "BUFFRS_PACKAGE_MISMATCH";
 pub const BUFFRS_MANIFEST_INVALID: &str = "BUFFRS_MANIFEST_INVALID";
@@ -57,6 +58,11 @@ pub const CODES: &[Code] = &[
         NOT_JUDGED,
         "NOT_JUDGED",
         "changes in files that did not compile are not judged, so the check fails"
+    ),
+    code!(
+        PROVE_CONTRADICTED,
+        "PROVE_CONTRADICTED",
+        "a round trip contradicts a rule's safe verdict (check --prove)"
     ),
     code!(
         HazardKind::NumberReused.id(),

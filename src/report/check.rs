@@ -176,7 +176,7 @@ fn plural(n: usize) -> &'static str {
 }
 
 pub fn to_json(r: &GateReport) -> Value {
-    json!({
+    let mut v = json!({
         "subject": r.subject,
         "base": r.base,
         "version": r.version,
@@ -198,7 +198,12 @@ pub fn to_json(r: &GateReport) -> Value {
         "notes": r.notes,
         "findings": r.findings.iter().map(finding_json).collect::<Vec<_>>(),
         "changes": r.changes,
-    })
+    });
+    // `check --prove`: the proofs, as `diff --prove` writes them.
+    if let (Some(p), Some(obj)) = (&r.proofs, v.as_object_mut()) {
+        obj.insert("proofs".into(), json!(p));
+    }
+    v
 }
 
 fn finding_json(f: &Finding) -> Value {

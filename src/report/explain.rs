@@ -1,12 +1,14 @@
 //! `protolapse explain`: a rule's page, then what the engine computes on the rule's own
 //! fixture pair (declarations, the wire/JSON x backward/forward grid, source, bump, message),
-//! then the rule's line in the table; a code `check` prints that is no rule
+//! then a round trip on that pair (the observed cells and a sample per level, `prove`), then
+//! the rule's line in the table; a code `check` prints that is no rule
 //! (`policy::codes`): its page. `explain --list`: every rule and code with its summary, as
 //! text or JSON.
 
 use crate::policy::codes::{self, CODES};
+use crate::prove::{self, Proof};
 use crate::rules::examples::{self, Example};
-use crate::rules::{self, Change, Directions, RULES, RuleId, Source};
+use crate::rules::{self, Change, Directions, RULES, RuleId, Severity, Source};
 use crate::sanitize;
 
 fn source(s: Source) -> &'static str {
@@ -86,16 +88,112 @@ pub fn example_text(e: &Example) -> String {
     out
 }
 
-/// The whole `explain RULE` text: the page, the computed example, the table line. `None` for
-/// a rule without a page (which the meta-tests forbid). A fixture that fails to compute is
-/// reported in place of the example.
-pub fn explain(id: RuleId) -> Option<String> {
+/// The proof shown on a rule's page: the example's first change of the rule that samples
+/// can show, else its first (proved beside the pair's other changes, as `diff --prove` does).
+pub fn example_proof(e: &Example) -> Option<Proof> {
+    let proofs: Vec<Proof> = prove::prove(&e.old, &e.new, &e.all)
+        .into_iter()
+        .filter(|p| p.rule == e.rule.id)
+        .collect();
+    let sampled = proofs.iter().position(|p| {
+        p.wire
+            .iter()
+            .chain(&p.json)
+            .any(|c| !c.backward.samples.is_empty() || !c.forward.samples.is_empty())
+    });
+    proofs.into_iter().nth(sampled.unwrap_or(0))
+}
+
+/// The sample a page shows of a level: the first not read back, else the first that
+/// writes something, else the first.
+fn shown_sample(cells: &prove::Cells) -> Option<(&'static str, &prove::Shown)> {
+    let both = [("backward", &cells.backward), ("forward", &cells.forward)];
+    let all = || {
+        both.into_iter()
+            .flat_map(|(d, c)| c.samples.iter().map(move |s| (d, s)))
+    };
+    all()
+        .find(|(_, s)| s.outcome.severity() > Severity::Safe)
+        .or_else(|| all().find(|(_, s)| !matches!(s.written.as_str(), "" | "{}")))
+        .or_else(|| all().next())
+}
+
+/// The "Round trip" section of a rule's page: the observed cells beside the rule's, and a
+/// sample per level; for a change no sample can show, one line saying why (the page's own
+/// `## Round trips` tells more).
+pub fn proof_text(p: &Proof, page: &str) -> String {
+    let mut out = String::from("## Round trip\n\n");
+    if let Some(why) = &p.unproven {
+        let more = if page.contains("## Round trips") {
+            " (see Round trips above)"
+        } else {
+            ""
+        };
+        out.push_str(&format!("Not proven: {}{more}.\n", sanitize::line(why)));
+        return out;
+    }
+    out.push_str(&format!(
+        "Samples written with one side's schema and read with the other's by protolapse's\n\
+         readers (backward: the old schema writes, the new one reads; forward: the\n\
+         reverse); what they show beside the rule's cells:\n\n  {} (samples of {})\n",
+        sanitize::line(&p.element),
+        sanitize::line(p.message.as_deref().unwrap_or("-"))
+    ));
+    let mut readers: Vec<&str> = Vec::new();
+    for (level, cells) in [("wire", &p.wire), ("json", &p.json)] {
+        let Some(cells) = cells else { continue };
+        for (dir, c) in [("backward", &cells.backward), ("forward", &cells.forward)] {
+            out.push_str(&super::prove::cell_line(level, dir, c));
+            if !readers.contains(&c.runtime) {
+                readers.push(c.runtime);
+            }
+        }
+    }
+    for (level, cells) in [("wire", &p.wire), ("json", &p.json)] {
+        let Some((dir, s)) = cells.as_ref().and_then(shown_sample) else {
+            continue;
+        };
+        let written = if s.written.is_empty() {
+            "(no bytes)"
+        } else {
+            &s.written
+        };
+        out.push_str(&format!(
+            "\n  {level} {dir} sample: {}\n    wrote {}\n    read  {} ({})\n",
+            sanitize::line(&s.label),
+            sanitize::line(written),
+            sanitize::line(&s.read),
+            s.outcome.as_str()
+        ));
+    }
+    out.push_str(&format!(
+        "\nReaders: {}.\nEvery sample of a pair: `protolapse diff OLD NEW --prove=samples`.\n",
+        readers.join("; ")
+    ));
+    out
+}
+
+/// The whole `explain RULE` text: the page, the computed example, its round trip, the table
+/// line; and the proof shown. `None` for a rule without a page (which the meta-tests
+/// forbid). A fixture that fails to compute is reported in place of the example.
+pub fn explain(id: RuleId) -> Option<(String, Option<Proof>)> {
     let (rule, page) = (rules::rule(id), rules::page(id)?);
-    let example = match examples::example(rule.id) {
-        Ok(e) => example_text(&e),
-        Err(err) => format!(
-            "## What protolapse computes for this example\n\n(not available: {})\n",
-            sanitize::line(&err.to_string())
+    let (example, proof) = match examples::example(rule.id) {
+        Ok(e) => {
+            let proof = example_proof(&e);
+            let mut text = example_text(&e);
+            if let Some(p) = &proof {
+                text.push('\n');
+                text.push_str(&proof_text(p, page));
+            }
+            (text, proof)
+        }
+        Err(err) => (
+            format!(
+                "## What protolapse computes for this example\n\n(not available: {})\n",
+                sanitize::line(&err.to_string())
+            ),
+            None,
         ),
     };
     let buf = if rule.buf.is_empty() {
@@ -103,9 +201,12 @@ pub fn explain(id: RuleId) -> Option<String> {
     } else {
         rule.buf
     };
-    Some(format!(
-        "{page}\n{example}\n(rule {}: {}; nearest buf rule: {buf})\n",
-        rule.id, rule.summary
+    Some((
+        format!(
+            "{page}\n{example}\n(rule {}: {}; nearest buf rule: {buf})\n",
+            rule.id, rule.summary
+        ),
+        proof,
     ))
 }
 

@@ -12,7 +12,7 @@ pub fn safe_contradictions(proofs: &[Proof]) -> usize {
     proofs.iter().filter(|p| p.safe_contradicted()).count()
 }
 
-fn cell_line(level: &str, dir: &str, c: &Cell) -> String {
+pub(super) fn cell_line(level: &str, dir: &str, c: &Cell) -> String {
     let observed = match c.observed {
         Some(o) => {
             let bad = c
@@ -120,6 +120,8 @@ pub fn to_text(proofs: &[Proof], samples: bool) -> String {
         contradicted,
         safe_contradictions(proofs)
     ));
-    out.push_str(&format!("Readers: {}\n", runtimes.join("; ")));
+    if !runtimes.is_empty() {
+        out.push_str(&format!("Readers: {}\n", runtimes.join("; ")));
+    }
     out
 }

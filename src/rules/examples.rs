@@ -25,6 +25,11 @@ pub struct Example {
     pub changes: Vec<Change>,
     /// The ids of the other rules the pair reports as well, in report order.
     pub also: Vec<RuleId>,
+    /// The pair's schemas and every change it reports (what a proof of the example needs:
+    /// a round trip shows every change to a field at once).
+    pub old: std::sync::Arc<Schema>,
+    pub new: std::sync::Arc<Schema>,
+    pub all: Vec<Change>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -99,7 +104,7 @@ pub fn example(id: RuleId) -> Result<Example, ExampleError> {
             also.push(c.rule);
         }
     }
-    let changes: Vec<Change> = all.into_iter().filter(|c| c.rule == rule.id).collect();
+    let changes: Vec<Change> = all.iter().filter(|c| c.rule == rule.id).cloned().collect();
     if changes.is_empty() {
         return Err(ExampleError::NotReported(rule.id));
     }
@@ -109,6 +114,9 @@ pub fn example(id: RuleId) -> Result<Example, ExampleError> {
         new_files,
         changes,
         also,
+        old,
+        new,
+        all,
     })
 }
 

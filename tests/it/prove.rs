@@ -244,3 +244,48 @@ fn a_nested_messages_new_field_is_not_the_holders_to_show() {
     let json = added.json.as_ref().expect("JSON cells");
     assert_eq!(json.forward.observed, Some(Severity::Breaking));
 }
+
+/// `explain` proves the rule's own fixture: a "Round trip" section (the observed cells, a
+/// sample per level) and, in JSON, a `proof` shaped as `diff --prove`'s; a rule no sample
+/// can show says so in one line.
+#[test]
+fn explain_shows_a_round_trip_on_the_rules_example() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, out, err) = crate::common::run(&["explain", "FIELD_TYPE_CHANGED"], tmp.path());
+    assert_eq!(code, 0, "{err}");
+    let section = out.split("## Round trip\n").nth(1).expect(&out);
+    assert!(
+        section.contains("wire backward  rule breaking  observed lossy"),
+        "{section}"
+    );
+    assert!(section.contains("json forward   rule safe"), "{section}");
+    assert!(
+        section.contains("wrote 08") && section.contains("read "),
+        "{section}"
+    );
+    let (code, out, err) = crate::common::run(
+        &["explain", "FIELD_TYPE_CHANGED", "--format", "json"],
+        tmp.path(),
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let cell = &v["proof"]["wire"]["backward"];
+    for key in ["rule", "observed", "runtime", "contradiction", "samples"] {
+        assert!(cell.get(key).is_some(), "{key} in {cell}");
+    }
+    assert_eq!(v["proof"]["rule"], "FIELD_TYPE_CHANGED");
+    let (code, out, err) = crate::common::run(&["explain", "RPC_REMOVED"], tmp.path());
+    assert_eq!(code, 0, "{err}");
+    let section = out.split("## Round trip\n").nth(1).expect(&out);
+    assert!(
+        section.contains("Not proven: ") && section.contains("(see Round trips above)"),
+        "{section}"
+    );
+    // A code has no example, so no proof.
+    let (_, out, _) = crate::common::run(
+        &["explain", "SEMVER_TOO_SMALL", "--format", "json"],
+        tmp.path(),
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(v.get("proof").is_none(), "{out}");
+}

@@ -349,7 +349,7 @@ fn every_page_prints_the_verdict_computed_on_its_fixture() {
         let e = protolapse::rules::examples::example(r.id)
             .unwrap_or_else(|err| panic!("{}: {err}", r.id));
         assert!(!e.changes.is_empty() && e.changes.iter().all(|c| c.rule == r.id));
-        let text = protolapse::report::explain::explain(r.id).unwrap();
+        let text = protolapse::report::explain::explain(r.id).unwrap().0;
         let (page, computed) = text
             .split_once("## What protolapse computes for this example")
             .unwrap_or_else(|| panic!("{}: no computed section", r.id));

@@ -89,6 +89,10 @@ pub struct GateReport {
     /// Why the subject is not judged against the base (`judge::Scope::not_judged`): then
     /// it does not pass, and it fails only if a change that was read fails it.
     pub not_judged: Option<String>,
+    /// The changes from the base, proved by round trips (`check --prove`), in the order of
+    /// `changes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proofs: Option<Vec<crate::prove::Proof>>,
 }
 
 impl GateReport {

@@ -6,6 +6,7 @@
 
 mod findings;
 mod fix;
+mod proofs;
 
 use std::collections::BTreeMap;
 
@@ -30,6 +31,9 @@ pub struct GateInput<'a> {
     pub version: Option<&'a semver::Version>,
     pub policy: &'a Policy,
     pub settings: &'a Settings,
+    /// Prove the changes from the base by round trips (`check --prove`): a contradicted
+    /// safe claim is an error.
+    pub prove: bool,
 }
 
 /// The policy's findings: every change it rejects against each version it requires,
@@ -40,7 +44,7 @@ fn policy_findings(
     cmp: &Comparer<'_>,
     input: &GateInput<'_>,
     earlier: &[VersionId],
-    checked: &mut Vec<String>,
+    checked: &mut Vec<VersionId>,
 ) -> Vec<Finding> {
     let versions = cmp.versions();
     let s = input.settings;
@@ -49,7 +53,7 @@ fn policy_findings(
     for (j, backward, forward) in
         registry::requirements(input.policy, versions, Some(input.base), earlier)
     {
-        checked.push(versions[j.index()].version.name.clone());
+        checked.push(j);
         let (fails, warns) = registry::violations_against(
             cmp,
             input.policy,
@@ -217,6 +221,11 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
 
     findings.extend(hazard_findings(cmp, input, &earlier));
     findings.extend(compile_findings(subject, base));
+    let proofs = input.prove.then(|| {
+        let (proofs, contradicted) = proofs::prove(cmp, input, &changes, &checked);
+        findings.extend(contradicted);
+        proofs
+    });
 
     // buffrs package rules.
     if let Some(text) = &subject.version.manifest {
@@ -255,9 +264,13 @@ pub fn run(cmp: &Comparer<'_>, input: &GateInput<'_>) -> GateReport {
         counts: Counts::of(&changes),
         findings,
         changes,
-        checked,
+        checked: checked
+            .iter()
+            .map(|j| versions[j.index()].version.name.clone())
+            .collect(),
         notes,
         not_judged,
+        proofs,
     }
 }
 

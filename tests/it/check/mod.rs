@@ -7,6 +7,7 @@ mod base;
 mod buf_config;
 mod demo;
 mod gate;
+mod prove;
 mod strictness;
 
 use crate::common::{Repo, proto};
