@@ -6,6 +6,7 @@
 //! and the helpers that drive the app live here.
 
 mod cells;
+mod finder;
 mod keys;
 mod legend;
 mod screens;
