@@ -341,14 +341,17 @@ const MAX_TAG_FILES: usize = 2_000_000;
 
 /// File `i` imports file `i-1`; at tag `t`, files `t*K .. t*K+K` (mod M) gain a field.
 /// `commits` (for `--commits`): commits with a subject saying what changed, one in every
-/// thousand tagged.
+/// thousand tagged, a file's fields growing to 39 and starting again.
 fn synthetic_history(n: usize, m: usize, k: usize, commits: bool) -> Vec<Snapshot> {
     let mut revision = vec![0usize; m];
     (0..n)
         .map(|t| {
             if t > 0 {
                 for j in 0..k {
-                    revision[(t * k + j) % m] += 1;
+                    let r = &mut revision[(t * k + j) % m];
+                    // Commits add fields and drop them again: a long history of small
+                    // versions, within the history's cap of statements compiled.
+                    *r = if commits { (*r + 1) % 40 } else { *r + 1 };
                 }
             }
             let files = (0..m)
@@ -364,7 +367,7 @@ fn synthetic_history(n: usize, m: usize, k: usize, commits: bool) -> Vec<Snapsho
                 .collect();
             if commits && t % 1000 != 999 {
                 let changed: Vec<String> = (0..k).map(|j| format!("M{}", (t * k + j) % m)).collect();
-                let subject = format!("Change {t}: {} gain a field", changed.join(", "));
+                let subject = format!("Change {t}: fields of {} added or dropped", changed.join(", "));
                 return Snapshot { tag: String::new(), message: Some(subject), files };
             }
             Snapshot { tag: format!("v1.{t}.0"), message: None, files }
