@@ -1,6 +1,7 @@
 //! `protolapse bench`: load a history cold and print the time per phase and the peak memory.
 //! With `--synthetic N,M,K` it first writes a history of N tags x M files with K files
-//! changed per tag, to show that cost follows distinct blobs and file sets, not tags x files.
+//! changed per tag, to show that cost follows distinct blobs and file sets, not tags x files
+//! (with `--commits`: N commits, their subjects saying what changed, a few of them tagged).
 //! Then the terminal UI's responsiveness: its real event loop, loader and workers on an
 //! in-memory 120x40 terminal — time to the first frame, to the whole history browsable,
 //! and per key press.
@@ -25,9 +26,13 @@ pub fn run(
     let path = if let Some(spec) = synthetic {
         let (n, m, k) = parse_spec(spec)?;
         let dir = tempfile::tempdir().context("cannot create a temporary folder")?;
-        history::demo::write_repo(dir.path(), &synthetic_history(n, m, k), 1_600_000_000, 3600)?;
+        let commits = opts.commits.is_some();
+        let snapshots = synthetic_history(n, m, k, commits);
+        history::demo::write_repo(dir.path(), &snapshots, 1_600_000_000, 3600)?;
         println!(
-            "synthetic history: {n} tags x {m} files, {k} changed per tag (written in {:.0} ms)",
+            "synthetic history: {n} {} x {m} files, {k} changed per {} (written in {:.0} ms)",
+            if commits { "commits" } else { "tags" },
+            if commits { "commit" } else { "tag" },
             started.elapsed().as_secs_f64() * 1e3
         );
         let p = dir.path().to_path_buf();
@@ -335,13 +340,18 @@ const MAX_FILES: usize = 10_000;
 const MAX_TAG_FILES: usize = 2_000_000;
 
 /// File `i` imports file `i-1`; at tag `t`, files `t*K .. t*K+K` (mod M) gain a field.
-fn synthetic_history(n: usize, m: usize, k: usize) -> Vec<Snapshot> {
+/// `commits` (for `--commits`): commits with a subject saying what changed, one in every
+/// thousand tagged, a file's fields growing to 39 and starting again.
+fn synthetic_history(n: usize, m: usize, k: usize, commits: bool) -> Vec<Snapshot> {
     let mut revision = vec![0usize; m];
     (0..n)
         .map(|t| {
             if t > 0 {
                 for j in 0..k {
-                    revision[(t * k + j) % m] += 1;
+                    let r = &mut revision[(t * k + j) % m];
+                    // Commits add fields and drop them again: a long history of small
+                    // versions, within the history's cap of statements compiled.
+                    *r = if commits { (*r + 1) % 40 } else { *r + 1 };
                 }
             }
             let files = (0..m)
@@ -355,6 +365,11 @@ fn synthetic_history(n: usize, m: usize, k: usize) -> Vec<Snapshot> {
                     (format!("gen/f{i}.proto"), text)
                 })
                 .collect();
+            if commits && t % 1000 != 999 {
+                let changed: Vec<String> = (0..k).map(|j| format!("M{}", (t * k + j) % m)).collect();
+                let subject = format!("Change {t}: fields of {} added or dropped", changed.join(", "));
+                return Snapshot { tag: String::new(), message: Some(subject), files };
+            }
             Snapshot { tag: format!("v1.{t}.0"), message: None, files }
         })
         .collect()

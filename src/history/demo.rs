@@ -13,8 +13,10 @@ include!(concat!(env!("OUT_DIR"), "/demo_files.rs"));
 /// One tagged commit: the whole tree as (path, text).
 #[derive(Debug, Clone)]
 pub struct Snapshot {
+    /// Empty: a commit with no tag.
     pub tag: String,
-    /// The annotated tag's message; `None` makes a lightweight tag.
+    /// The annotated tag's message; `None` makes a lightweight tag. Without a tag: the
+    /// commit's message.
     pub message: Option<String>,
     pub files: Vec<(String, String)>,
 }
@@ -98,8 +100,9 @@ pub fn build() -> Result<tempfile::TempDir, HistoryError> {
     Ok(dir)
 }
 
-/// Writes `snapshots` into a new repository at `dir`, one commit and tag each, with a pinned
-/// author and commit times `start + i * step` (seconds, UTC).
+/// Writes `snapshots` into a new repository at `dir`, one commit and tag each (no tag for a
+/// snapshot whose tag is empty), with a pinned author and commit times `start + i * step`
+/// (seconds, UTC).
 pub fn write_repo(
     dir: &Path,
     snapshots: &[Snapshot],
@@ -150,13 +153,19 @@ pub fn write_repo(
                 Some("HEAD"),
                 &sig,
                 &sig,
-                &format!("release {}", snap.tag),
+                &match (&snap.message, snap.tag.is_empty()) {
+                    (Some(m), true) => m.clone(),
+                    _ => format!("release {}", snap.tag),
+                },
                 &tree,
                 &parent_refs,
             )
             .map_err(err)?;
         parent = Some(commit);
         let object = repo.find_object(commit, None).map_err(err)?;
+        if snap.tag.is_empty() {
+            continue;
+        }
         match &snap.message {
             Some(message) => repo.tag(&snap.tag, &object, &sig, message, false),
             None => repo.tag_lightweight(&snap.tag, &object, false),

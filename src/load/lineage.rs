@@ -84,13 +84,21 @@ pub fn latest_release(versions: &[Loaded]) -> Option<VersionId> {
 
 /// Of `list` (greatest first), the first version that compiled every file `subject` has, so
 /// that a version that left a file out does not hide that file's changes; else the first.
-fn covering(versions: &[Loaded], list: &[VersionId], subject: &Loaded) -> Option<VersionId> {
-    list.iter()
-        .copied()
-        .find(|&j| {
-            get(versions, j).is_some_and(|v| v.failed_files.is_subset(&subject.failed_files))
-        })
-        .or_else(|| list.first().copied())
+/// Taken lazily: in a long history of commits, the nearest one usually covers, and nothing
+/// further is looked at (the terminal UI asks on every key press).
+fn covering(
+    versions: &[Loaded],
+    list: impl IntoIterator<Item = VersionId>,
+    subject: &Loaded,
+) -> Option<VersionId> {
+    let mut first = None;
+    for j in list {
+        first = first.or(Some(j));
+        if get(versions, j).is_some_and(|v| v.failed_files.is_subset(&subject.failed_files)) {
+            return Some(j);
+        }
+    }
+    first
 }
 
 /// The version a revision stands for: the tag on the same commit (a revision only: a working
@@ -132,7 +140,7 @@ pub fn base_for(
             }
         }
     };
-    covering(versions, &list, v)
+    covering(versions, list, v)
 }
 
 /// The version `id` is compared with: its previous relevant version that compiled (a tag
@@ -146,31 +154,30 @@ pub fn base_for(
 pub fn previous_to_compare(versions: &[Loaded], id: VersionId) -> Option<VersionId> {
     let v = get(versions, id)?;
     match (v.version.kind, &v.version.semver) {
-        (VersionKind::Tag, Some(_)) => covering(versions, &candidates(versions, id, compiled), v),
+        (VersionKind::Tag, Some(_)) => covering(versions, candidates(versions, id, compiled), v),
         // Without numbers (a tag without one, a commit of `--commits`): history order.
         (VersionKind::Tag, None) | (VersionKind::Commit, _) => {
-            covering(versions, &compiled_before(versions, id, |_| true), v)
+            covering(versions, compiled_before(versions, id, |_| true), v)
         }
         _ => base_for(versions, id, None).or_else(|| {
             // A history of commits: the newest commit before it.
             let commits = compiled_before(versions, id, |w| w.version.kind == VersionKind::Commit);
-            covering(versions, &commits, v)
+            covering(versions, commits, v)
         }),
     }
 }
 
-/// The versions before `id` that compiled and `keep` keeps, nearest first.
-fn compiled_before(
-    versions: &[Loaded],
+/// The versions before `id` that compiled and `keep` keeps, nearest first (lazily).
+fn compiled_before<'a>(
+    versions: &'a [Loaded],
     id: VersionId,
-    keep: impl Fn(&Loaded) -> bool,
-) -> Vec<VersionId> {
+    keep: impl Fn(&Loaded) -> bool + 'a,
+) -> impl Iterator<Item = VersionId> + 'a {
     versions[..id.index().min(versions.len())]
         .iter()
         .rev()
-        .filter(|w| compiled(w) && keep(w))
+        .filter(move |w| compiled(w) && keep(w))
         .map(|w| w.id)
-        .collect()
 }
 
 /// [`previous_to_compare`] of every version, in order.

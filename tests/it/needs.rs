@@ -325,8 +325,10 @@ fn the_loader_sends_the_newest_version_and_its_base_first() {
         })
         .collect();
     assert_eq!(indexed, (1..=n).collect::<Vec<_>>());
-    // The index is the one built in history order.
+    // The index is the one built in history order (after the versions themselves).
     let mut in_order = Index::new();
+    let headers: Vec<_> = project.versions.iter().map(|v| v.version.clone()).collect();
+    in_order.add_versions(&headers);
     for (i, v) in project.versions.iter().enumerate() {
         in_order.add(i, &v.compiled.schema.content);
     }

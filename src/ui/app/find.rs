@@ -1,9 +1,10 @@
 //! The finder: what its commands do, what picking a name does (a new root, or a jump to the
-//! name's node in the graph, in a version that has it).
+//! name's node in the graph, in a version that has it) or a version (selected).
 
+use crate::explore::names::Kind;
 use crate::load::VersionId;
 use crate::ui::app::action::{Command, Found};
-use crate::ui::app::{App, DetailNav, FindMode, ListNav, Overlay};
+use crate::ui::app::{App, DetailNav, FindMode, ListNav, Overlay, Pane};
 use crate::ui::views::View;
 use crate::ui::widgets::layout;
 
@@ -72,6 +73,10 @@ impl App {
             self.set_view(self.view);
             return;
         }
+        if found.kind == Kind::Version {
+            self.select_version(VersionId::at(found.first));
+            return;
+        }
         // Jump: to a version that has the name, then to its node.
         if !(found.first..=found.last).contains(&self.selected.index()) {
             self.selected = VersionId::at(found.last);
@@ -82,6 +87,19 @@ impl App {
             self.pending_jump = None;
             self.jump_in_tree(&found.name);
         }
+    }
+
+    /// Selects version `id` in the versions pane, as moving there would: the root, the view
+    /// and the base marked (unless it is that version) stay.
+    fn select_version(&mut self, id: VersionId) {
+        if id.index() >= self.versions.len() {
+            return;
+        }
+        self.selected = id;
+        if self.base == Some(id) {
+            self.base = None;
+        }
+        self.focus = Pane::Versions;
     }
 
     /// Shows `name` (a type, field, value or rpc) in the graph view, as a jump would.

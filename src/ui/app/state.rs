@@ -47,6 +47,9 @@ pub struct App {
     pub phase: Phase,
     /// Every version, in history order: pending until the loader has compiled it.
     pub versions: Vec<Loaded>,
+    /// The longest version name, in characters (worked out once, when the history opens: a
+    /// frame draws no more than it shows of a long history).
+    pub name_chars: usize,
     pub skipped: usize,
     pub project: Option<Arc<Project>>,
     pub facts: Option<Arc<Facts>>,
@@ -103,6 +106,7 @@ impl App {
             source: crate::sanitize::line(source),
             phase: Phase::Reading,
             versions: Vec::new(),
+            name_chars: 0,
             skipped: 0,
             project: None,
             facts: None,
@@ -299,6 +303,12 @@ impl App {
             .enumerate()
             .map(|(i, version)| Loaded::pending(VersionId::at(i), version))
             .collect();
+        self.name_chars = self
+            .versions
+            .iter()
+            .map(|v| v.version.name.chars().count())
+            .max()
+            .unwrap_or(0);
         self.skipped = o.skipped;
         self.settings = o.settings;
         self.phase = Phase::Compiling {

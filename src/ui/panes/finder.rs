@@ -1,5 +1,6 @@
 //! The finder pop-up: a fuzzy search over every name of every version, matched characters
-//! highlighted, with the versions each name appears in.
+//! highlighted, with the versions each name appears in; and over the versions themselves
+//! (their name, commit and message, with their date).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -7,9 +8,11 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Widget};
 
+use crate::explore::names::Kind;
+use crate::history::format_date;
 use crate::ui::app::{App, FindMode, Finder};
 use crate::ui::widgets::layout;
-use crate::ui::widgets::text::{cut_name, fit, width};
+use crate::ui::widgets::text::{cut_head, cut_name, fit, width};
 
 pub struct FinderPopup<'a>(pub &'a App, pub &'a Finder);
 
@@ -21,7 +24,9 @@ impl Widget for &FinderPopup<'_> {
         Clear.render(pop, buf);
         let title = match f.mode {
             FindMode::Root => " Pick the root · a message or service of any version ",
-            FindMode::Jump => " Find · any type, field, value or rpc of any version ",
+            FindMode::Jump => {
+                " Find · a type, field, value or rpc of any version, or a version by tag, commit or subject "
+            }
         };
         let block = Block::bordered()
             .title(Span::styled(title, t.title(true)))
@@ -86,14 +91,7 @@ impl Widget for &FinderPopup<'_> {
             Line::styled(msg, t.dim()).render(list, buf);
             return;
         }
-        let range_w = 2 * app
-            .versions
-            .iter()
-            .map(|v| v.version.name.chars().count())
-            .max()
-            .unwrap_or(6)
-            .min(14)
-            + 1;
+        let range_w = 2 * app.name_chars.clamp(6, 14) + 1;
         let name_w = (list.width as usize).saturating_sub(2 + 8 + range_w + 1);
         for (row, i) in (f.scroll..res.items.len())
             .take(list.height as usize)
@@ -106,8 +104,13 @@ impl Widget for &FinderPopup<'_> {
                 Span::styled(fit(it.kind.as_str(), 8), t.dim()),
             ];
             // The name, matched characters highlighted, cut to its column as names are (its
-            // tail kept).
-            let cut = cut_name(&name, name_w.saturating_sub(1));
+            // tail kept); a version's text (name, commit, message) keeps its head.
+            let version = it.kind == Kind::Version;
+            let cut = if version {
+                cut_head(&name, name_w.saturating_sub(1))
+            } else {
+                cut_name(&name, name_w.saturating_sub(1))
+            };
             let mut used = 0;
             if cut.before {
                 spans.push(Span::raw("…"));
@@ -125,6 +128,10 @@ impl Widget for &FinderPopup<'_> {
                 spans.push(Span::styled(ch.to_string(), style));
                 used += width(ch.encode_utf8(&mut [0; 4]));
             }
+            if cut.after {
+                spans.push(Span::raw("…"));
+                used += 1;
+            }
             spans.push(Span::raw(" ".repeat(name_w.saturating_sub(used) + 1)));
             let vname = |k: usize| {
                 app.versions
@@ -132,7 +139,13 @@ impl Widget for &FinderPopup<'_> {
                     .map(|v| crate::sanitize::line(&v.version.name))
                     .unwrap_or_default()
             };
-            let range = if it.first == it.last {
+            let range = if version {
+                // Its name is in the text: its date instead.
+                app.versions
+                    .get(it.first)
+                    .map(|v| format_date(v.version.time, v.version.offset_minutes))
+                    .unwrap_or_default()
+            } else if it.first == it.last {
                 vname(it.first)
             } else {
                 format!("{}–{}", vname(it.first), vname(it.last))

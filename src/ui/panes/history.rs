@@ -42,14 +42,7 @@ pub fn geometry(app: &App, l: &Lifecycle, area: Rect) -> (usize, usize, usize, u
         .unwrap_or(4)
         .min(28);
     let label = num_w + 1 + name_w + 2;
-    let cell = app
-        .versions
-        .iter()
-        .map(|v| v.version.name.chars().count())
-        .max()
-        .unwrap_or(6)
-        .clamp(3, 9)
-        + 1;
+    let cell = app.name_chars.clamp(3, 9) + 1;
     // One column kept at the right edge for the mark of the versions hidden there.
     let cols = (inner_w.saturating_sub(label + 1) / cell).max(1);
     (label, cell, cols, inner_h.max(1))

@@ -29,12 +29,7 @@ pub struct VersionsPane<'a>(pub &'a App);
 
 /// The width of the version-name column: the longest name, within 7..=18.
 pub fn name_width(app: &App) -> usize {
-    app.versions
-        .iter()
-        .map(|v| v.version.name.chars().count())
-        .max()
-        .unwrap_or(7)
-        .clamp(7, 18)
+    app.name_chars.clamp(7, 18)
 }
 
 /// The width the pane needs for every column, borders included: marker 2, name, date 11,

@@ -152,7 +152,8 @@ pub fn measure(
     let root = app.root.clone();
     let mut presses = Vec::new();
     let cmd = |c: Command| Action::Command(c);
-    let current = |a: &App| a.current().is_some();
+    // The selected version's graph is drawn (or it has none: it did not compile).
+    let current = |a: &App| a.current().is_some() || a.compare_key().is_none();
     let always = |_: &App| true;
     if root.is_some() {
         d.rt.app.focus = Pane::Graph;
@@ -175,6 +176,10 @@ pub fn measure(
             current,
         )?);
         presses.push(d.press("versions: next version", cmd(Command::Down), moves, current)?);
+        // Across a long history: a page, the oldest and back to the newest.
+        presses.push(d.press("versions: page up", cmd(Command::PageUp), 5, current)?);
+        presses.push(d.press("versions: oldest", cmd(Command::Home), 1, current)?);
+        presses.push(d.press("versions: newest", cmd(Command::End), 1, current)?);
         presses.push(d.press(
             "view: changes",
             cmd(Command::View(View::Changes)),
@@ -190,12 +195,27 @@ pub fn measure(
                     .is_some_and(|c| a.lifecycles.contains_key(&c))
             },
         )?);
+        // The matrices have a column per version: sideways, and to the last column.
+        d.rt.app.focus = Pane::Matrix;
+        presses.push(d.press("history: next column", cmd(Command::Right), 5, always)?);
+        presses.push(d.press(
+            "history: first column",
+            cmd(Command::FirstColumn),
+            1,
+            always,
+        )?);
+        presses.push(d.press("history: last column", cmd(Command::LastColumn), 1, always)?);
         presses.push(d.press(
             "view: policy matrix",
             cmd(Command::View(View::Policy)),
             1,
             |a: &App| a.matrix.is_some(),
         )?);
+        d.rt.app.focus = Pane::Matrix;
+        presses.push(d.press("policy: next column", cmd(Command::Right), 5, always)?);
+        presses.push(d.press("policy: first column", cmd(Command::FirstColumn), 1, always)?);
+        presses.push(d.press("policy: last column", cmd(Command::LastColumn), 1, always)?);
+        presses.push(d.press("policy: next row", cmd(Command::Down), 5, always)?);
         presses.push(d.press("view: graph", cmd(Command::View(View::Graph)), 1, always)?);
     }
     presses.push(d.press(
@@ -204,33 +224,24 @@ pub fn measure(
         1,
         |a: &App| matches!(&a.overlay, Overlay::Finder(f) if f.results.is_some()),
     )?);
-    let mut typed: Vec<Press> = Vec::new();
-    let mut want = String::new();
-    for ch in "field".chars() {
-        want.push(ch);
-        let want = want.clone();
-        typed.push(d.press(
-            "finder: type a letter",
-            Action::Type(ch),
-            1,
-            move |a: &App| {
-                matches!(&a.overlay, Overlay::Finder(f)
-                if f.results.as_ref().is_some_and(|r| r.query == want))
-            },
-        )?);
-    }
-    presses.push(Press {
-        what: "finder: type a letter",
-        count: typed.len(),
-        redraw_median: median(typed.iter().map(|p| p.redraw_median).collect()),
-        redraw_max: typed.iter().map(|p| p.redraw_max).max().unwrap_or_default(),
-        settled_median: median(typed.iter().map(|p| p.settled_median).collect()),
-        settled_max: typed
-            .iter()
-            .map(|p| p.settled_max)
-            .max()
-            .unwrap_or_default(),
-    });
+    presses.push(d.type_text("finder: type a letter", "field")?);
+    // A version by the words of its subject (or a tag's message), or by its name.
+    let word =
+        d.rt.app
+            .versions
+            .last()
+            .and_then(|v| v.version.message.as_deref())
+            .and_then(|m| m.split_whitespace().find(|w| w.len() >= 4))
+            .unwrap_or("v1")
+            .to_string();
+    d.rt.app.overlay = Overlay::None;
+    d.press(
+        "finder: open",
+        cmd(Command::FindJump),
+        1,
+        |a: &App| matches!(&a.overlay, Overlay::Finder(f) if f.results.is_some()),
+    )?;
+    presses.push(d.type_text("finder: type a version word", &word)?);
     Ok(Figures {
         first_frame,
         graph_visible,
@@ -241,4 +252,33 @@ pub fn measure(
         root,
         presses,
     })
+}
+
+impl Driver {
+    /// Types `text` into the open finder, one key press a character, each until its results
+    /// are on screen.
+    fn type_text(&mut self, what: &'static str, text: &str) -> Result<Press> {
+        let mut typed: Vec<Press> = Vec::new();
+        let mut want = String::new();
+        for ch in text.chars() {
+            want.push(ch);
+            let want = want.clone();
+            typed.push(self.press(what, Action::Type(ch), 1, move |a: &App| {
+                matches!(&a.overlay, Overlay::Finder(f)
+                if f.results.as_ref().is_some_and(|r| r.query == want))
+            })?);
+        }
+        Ok(Press {
+            what,
+            count: typed.len(),
+            redraw_median: median(typed.iter().map(|p| p.redraw_median).collect()),
+            redraw_max: typed.iter().map(|p| p.redraw_max).max().unwrap_or_default(),
+            settled_median: median(typed.iter().map(|p| p.settled_median).collect()),
+            settled_max: typed
+                .iter()
+                .map(|p| p.settled_max)
+                .max()
+                .unwrap_or_default(),
+        })
+    }
 }

@@ -1,6 +1,6 @@
 //! The loader thread: reads the history (through `history` and `load`, never git itself),
-//! announces the versions, then hands over each version as it compiles, indexing its names
-//! for the finder on the way.
+//! announces the versions (indexed for the finder by name, commit id and message), then hands
+//! over each version as it compiles, indexing its names for the finder on the way.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -112,6 +112,11 @@ pub fn run(
         .version
         .and_then(|name| headers.iter().position(|h| h.name == name))
         .map(load::VersionId::at);
+    // The finder finds versions by name, commit id and message from the start.
+    names
+        .write()
+        .unwrap_or_else(PoisonError::into_inner)
+        .add_versions(&headers);
     inbox.push(Action::Opened(Box::new(Opened {
         selected: opened_at,
         versions: headers,

@@ -18,6 +18,7 @@ macro_rules! snap {
 }
 
 mod cells;
+mod finder;
 mod keys;
 mod legend;
 mod proof;

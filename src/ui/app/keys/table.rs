@@ -304,7 +304,7 @@ pub(super) const TABLE: &[Binding] = &[
         keys: &[c('/')],
         command: Command::FindJump,
         contexts: &[Global],
-        help: "find a type or field in any version and jump to it",
+        help: "find a type, field or version (tag, hash, subject) and go to it",
         footer: Some("find"),
     },
     Binding {

@@ -1,5 +1,8 @@
 //! Every name of every version — messages, services, enums, fields, enum values, rpcs — with
-//! the versions it appears in, and fuzzy search over them for the finders.
+//! the versions it appears in, and fuzzy search over them for the finders; and the versions
+//! themselves, by name, commit id and message ([`versions`]).
+
+mod versions;
 
 use std::collections::HashMap;
 
@@ -16,6 +19,8 @@ pub enum Kind {
     Field,
     Value,
     Rpc,
+    /// A version of the history (a tag, a commit, ...), not a name in it.
+    Version,
 }
 
 impl Kind {
@@ -27,6 +32,7 @@ impl Kind {
             Kind::Field => "field",
             Kind::Value => "value",
             Kind::Rpc => "rpc",
+            Kind::Version => "version",
         }
     }
 
@@ -55,18 +61,37 @@ pub struct Hit {
     pub indices: Vec<usize>,
 }
 
-/// All names, added version by version.
+/// All names, added version by version; and the versions, added when the history opens.
 #[derive(Debug, Default)]
 pub struct Index {
     pub entries: Vec<Entry>,
     by_name: HashMap<(String, Kind), usize>,
-    /// Versions indexed.
+    /// The versions as the finder searches them, with their entry (of kind `Version`: its
+    /// name the text shown, `first` and `last` the version).
+    searchable: Vec<(usize, versions::Searchable)>,
+    /// Versions whose names are indexed.
     pub versions: usize,
 }
 
 impl Index {
     pub fn new() -> Index {
         Index::default()
+    }
+
+    /// Adds the versions of the history themselves (once, when it opens; the names of each
+    /// come with [`Index::add`] as it compiles).
+    pub fn add_versions(&mut self, history: &[crate::history::Version]) {
+        for (i, v) in history.iter().enumerate() {
+            let (text, s) = versions::Searchable::of(v);
+            self.searchable.push((self.entries.len(), s));
+            self.entries.push(Entry {
+                name: text,
+                kind: Kind::Version,
+                first: i,
+                last: i,
+                count: 1,
+            });
+        }
     }
 
     /// Adds the names of version `version` (call in version order).
@@ -120,7 +145,8 @@ impl Index {
     }
 
     /// The entries that match `query`, best first, at most `limit`; `roots_only` keeps
-    /// messages and services. An empty query lists entries by name.
+    /// messages and services. An empty query lists entries by name (the versions last,
+    /// newest first). Versions match as [`versions`] says; among equals, newer first.
     pub fn search(&self, query: &str, roots_only: bool, limit: usize) -> Vec<Hit> {
         let keep = |e: &Entry| !roots_only || e.kind.is_root();
         let query = query.trim();
@@ -130,7 +156,14 @@ impl Index {
                 .collect();
             all.sort_by(|&a, &b| {
                 let (x, y) = (&self.entries[a], &self.entries[b]);
-                x.kind.cmp(&y.kind).then_with(|| x.name.cmp(&y.name))
+                let newest = match x.kind {
+                    Kind::Version => y.first.cmp(&x.first),
+                    _ => std::cmp::Ordering::Equal,
+                };
+                x.kind
+                    .cmp(&y.kind)
+                    .then(newest)
+                    .then_with(|| x.name.cmp(&y.name))
             });
             return all
                 .into_iter()
@@ -147,7 +180,7 @@ impl Index {
             .entries
             .iter()
             .enumerate()
-            .filter(|(_, e)| keep(e))
+            .filter(|(_, e)| keep(e) && e.kind != Kind::Version)
             .filter_map(|(i, e)| {
                 matcher
                     .fuzzy_indices(&e.name, query)
@@ -158,10 +191,24 @@ impl Index {
                     })
             })
             .collect();
+        if !roots_only {
+            hits.extend(self.searchable.iter().filter_map(|(i, s)| {
+                s.matches(query, &matcher).map(|(score, indices)| Hit {
+                    entry: *i,
+                    score,
+                    indices,
+                })
+            }));
+        }
         hits.sort_by(|a, b| {
             let (x, y) = (&self.entries[a.entry], &self.entries[b.entry]);
+            let newer = |x: &Entry, y: &Entry| match (x.kind, y.kind) {
+                (Kind::Version, Kind::Version) => y.first.cmp(&x.first),
+                _ => std::cmp::Ordering::Equal,
+            };
             b.score
                 .cmp(&a.score)
+                .then_with(|| newer(x, y))
                 .then_with(|| x.name.len().cmp(&y.name.len()))
                 .then_with(|| x.name.cmp(&y.name))
                 .then_with(|| x.kind.cmp(&y.kind))
