@@ -72,6 +72,20 @@ pub struct Cell {
     pub skipped: Vec<String>,
 }
 
+impl Shown {
+    /// The reader did not get back what was written (changed, dropped or rejected).
+    pub fn not_read_back(&self) -> bool {
+        self.outcome.severity() > Severity::Safe
+    }
+}
+
+impl Cell {
+    /// Its samples the reader did not get back.
+    pub fn not_read_back(&self) -> impl Iterator<Item = &Shown> {
+        self.samples.iter().filter(|s| s.not_read_back())
+    }
+}
+
 /// The cells of a level.
 #[derive(Debug, Clone, Serialize)]
 pub struct Cells {

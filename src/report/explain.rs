@@ -8,7 +8,7 @@
 use crate::policy::codes::{self, CODES};
 use crate::prove::{self, Proof};
 use crate::rules::examples::{self, Example};
-use crate::rules::{self, Change, Directions, RULES, RuleId, Severity, Source};
+use crate::rules::{self, Change, Directions, RULES, RuleId, Source};
 use crate::sanitize;
 
 fn source(s: Source) -> &'static str {
@@ -113,7 +113,7 @@ fn shown_sample(cells: &prove::Cells) -> Option<(&'static str, &prove::Shown)> {
             .flat_map(|(d, c)| c.samples.iter().map(move |s| (d, s)))
     };
     all()
-        .find(|(_, s)| s.outcome.severity() > Severity::Safe)
+        .find(|(_, s)| s.not_read_back())
         .or_else(|| all().find(|(_, s)| !matches!(s.written.as_str(), "" | "{}")))
         .or_else(|| all().next())
 }

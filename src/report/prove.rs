@@ -4,7 +4,6 @@
 //! what the reader saw).
 
 use crate::prove::{Cell, Proof};
-use crate::rules::Severity;
 use crate::sanitize;
 
 /// How many proofs hold a contradicted safe claim.
@@ -15,11 +14,7 @@ pub fn safe_contradictions(proofs: &[Proof]) -> usize {
 pub(super) fn cell_line(level: &str, dir: &str, c: &Cell) -> String {
     let observed = match c.observed {
         Some(o) => {
-            let bad = c
-                .samples
-                .iter()
-                .filter(|s| s.outcome.severity() > Severity::Safe)
-                .count();
+            let bad = c.not_read_back().count();
             format!(
                 "observed {:<8} ({} of {} samples not read back)",
                 o.as_str(),

@@ -106,10 +106,7 @@ fn pair(
 /// The first sample of a cell the rule calls safe that was not read back, as
 /// `label: wrote X -> read Y`.
 fn first_bad(c: &Cell) -> Option<String> {
-    let s = c
-        .samples
-        .iter()
-        .find(|s| s.outcome.severity() > Severity::Safe)?;
+    let s = c.not_read_back().next()?;
     let written = if s.written.is_empty() {
         "(no bytes)"
     } else {
@@ -134,11 +131,7 @@ fn contradicted(
     let cells: Vec<String> = safe
         .iter()
         .map(|(level, dir, cell)| {
-            let bad = cell
-                .samples
-                .iter()
-                .filter(|s| s.outcome.severity() > Severity::Safe)
-                .count();
+            let bad = cell.not_read_back().count();
             format!(
                 "{level} {dir}: rule safe, observed {} ({bad} of {} samples not read back; reader: {})",
                 cell.observed.map_or("?", Severity::as_str),
