@@ -94,3 +94,32 @@ fn another_first_value_reads_unset_fields_differently() {
         "{message}"
     );
 }
+
+/// A name both enums declare under other numbers is a renumbering, as
+/// ENUM_VALUE_NUMBER_CHANGED is within one enum: what one side writes as it, the other reads
+/// as another value, both ways (protobuf's `FeatureSet.utf8_validation` in 25.0: new
+/// `NONE = 1` reads as old `MANDATORY`, old `NONE` was 3; found by `diff --prove`).
+#[test]
+fn a_name_under_another_number_breaks_both_ways() {
+    let (backward, forward, message) = wire_cells(
+        "proto3",
+        "enum A { A_UNKNOWN = 0; MANDATORY = 1; HINT = 2; NONE = 3; }",
+        "enum B { B_UNKNOWN = 0; NONE = 1; VERIFY = 2; }",
+    );
+    assert_eq!(
+        (&*backward, &*forward),
+        ("breaking", "breaking"),
+        "{message}"
+    );
+    assert!(
+        message.contains("a value under another number (NONE 3 -> 1)"),
+        "{message}"
+    );
+    // The same names under the same numbers, others renamed: the numbers decide.
+    let (backward, forward, message) = wire_cells(
+        "proto3",
+        "enum A { A_UNKNOWN = 0; NONE = 1; }",
+        "enum B { B_UNKNOWN = 0; NONE = 1; VERIFY = 2; }",
+    );
+    assert_eq!((&*backward, &*forward), ("safe", "hazard"), "{message}");
+}

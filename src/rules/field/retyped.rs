@@ -93,6 +93,9 @@ struct EnumNumbers {
     not_in_old: (Vec<i32>, bool),
     /// The first numbers (an unset field's value), old and new, when they differ.
     defaults: Option<(i32, i32)>,
+    /// Names both enums declare under other numbers (name, old, new): binary data means
+    /// another value, as ENUM_VALUE_NUMBER_CHANGED says of one enum.
+    moved: Vec<(String, i32, i32)>,
 }
 
 impl EnumNumbers {
@@ -113,7 +116,23 @@ impl EnumNumbers {
             (m, r.closed)
         };
         let first = |e: &crate::schema::model::Enum| e.values.first().map(|v| v.number);
+        let numbers_of_new: std::collections::HashMap<&str, i32> = new
+            .values
+            .iter()
+            .map(|v| (v.name.as_str(), v.number))
+            .collect();
+        let mut moved: Vec<(String, i32, i32)> = old
+            .values
+            .iter()
+            .filter_map(|v| {
+                let n = *numbers_of_new.get(v.name.as_str())?;
+                (n != v.number).then(|| (v.name.clone(), v.number, n))
+            })
+            .collect();
+        moved.sort();
+        moved.dedup_by(|a, b| a.0 == b.0);
         Some(EnumNumbers {
+            moved,
             not_in_new: missing(old, new),
             not_in_old: missing(new, old),
             defaults: match (first(old), first(new)) {
@@ -129,9 +148,16 @@ impl EnumNumbers {
             (false, true) => Lossy,
             (false, false) => Hazard,
         };
+        // A name under another number: what one side writes as it, the other reads as
+        // another value (or as none), both ways.
+        let moved = if self.moved.is_empty() {
+            Safe
+        } else {
+            Breaking
+        };
         Directions {
-            backward: read(&self.not_in_new),
-            forward: read(&self.not_in_old),
+            backward: read(&self.not_in_new).max(moved),
+            forward: read(&self.not_in_old).max(moved),
         }
     }
 
@@ -158,7 +184,25 @@ impl EnumNumbers {
                 }
             ))
         };
+        let moved = (!self.moved.is_empty()).then(|| {
+            let shown: Vec<String> = self
+                .moved
+                .iter()
+                .take(4)
+                .map(|(name, o, n)| format!("{name} {o} -> {n}"))
+                .collect();
+            let more = match self.moved.len() {
+                0..=4 => String::new(),
+                k => format!(" and {} more", k - 4),
+            };
+            format!(
+                "{} under another number ({}{more}): what one side writes as it the other reads as another value",
+                if self.moved.len() == 1 { "a value" } else { "values" },
+                shown.join(", ")
+            )
+        });
         let parts: Vec<String> = [
+            moved,
             part(&self.not_in_new, "new", "old"),
             part(&self.not_in_old, "old", "new"),
         ]
@@ -270,6 +314,9 @@ fn reason(a: &FieldType, b: &FieldType, worst: Severity) -> &'static str {
         ) => "zigzag (sint) and plain varints encode negative values differently",
         (FieldType::Enum(_), FieldType::Enum(_), Lossy) => {
             "the same numbers, but a closed reader drops those its enum lacks"
+        }
+        (FieldType::Enum(_), FieldType::Enum(_), Breaking) => {
+            "the same encoding, but a number means another value to the other side"
         }
         (_, _, Lossy) => "the same encoding, but some values do not fit or change sign",
         (_, _, Hazard) => "readable, but values outside the enum are kept as unknown numbers",
