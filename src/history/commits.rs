@@ -187,7 +187,7 @@ fn same_files(a: &Version, b: &Version) -> bool {
     a.files.len() == b.files.len()
         && a.files
             .iter()
-            .zip(&b.files)
+            .zip(b.files.iter())
             .all(|(x, y)| x.path == y.path && x.blob == y.blob && x.origin == y.origin)
         && a.problems == b.problems
         && a.proto_roots == b.proto_roots

@@ -207,6 +207,22 @@ impl Reader<'_> {
         let tree = commit
             .tree()
             .map_err(|e| format!("cannot read the tree of {commit_id}: {}", e.message()))?;
+        let time = commit.time();
+        let version = |read: &Version| Version {
+            name: name.to_string(),
+            semver: semver.clone(),
+            kind,
+            commit: commit_id.to_string(),
+            time: time.seconds(),
+            offset_minutes: time.offset_minutes(),
+            message: None,
+            ancestors: None,
+            ..read.clone()
+        };
+        // What a version holds depends on its tree alone (the options are the run's).
+        if let Some(read) = self.read.get(&tree.id()) {
+            return Ok(version(read));
+        }
         let mut set = FileSet::default();
         let (roots, roots_from) = match self.roots_in_tree(&tree, opts) {
             Ok(found) => found,
@@ -244,24 +260,26 @@ impl Reader<'_> {
         let (dependencies, lock_problems) =
             super::buf::dependency_pins(|path| self.config_text(&tree, path));
         problems.extend(lock_problems);
-        let time = commit.time();
-        Ok(Version {
-            name: name.to_string(),
-            semver,
+        let read = Version {
+            name: String::new(),
+            semver: None,
             kind,
-            commit: commit_id.to_string(),
-            time: time.seconds(),
-            offset_minutes: time.offset_minutes(),
+            commit: String::new(),
+            time: 0,
+            offset_minutes: 0,
             message: None,
             proto_roots: roots.roots,
             roots_from,
-            files,
+            files: files.into(),
             resolution,
             problems,
             manifest,
             dependencies,
             ancestors: None,
-        })
+        };
+        let out = version(&read);
+        self.read.insert(tree.id(), read);
+        Ok(out)
     }
 
     /// Proto roots for a committed tree: the options', else its buf files', else the root.

@@ -125,8 +125,9 @@ pub struct Version {
     /// The `.proto` files, by import path (relative to their proto root), sorted by path:
     /// those under the proto roots (committed links followed inside the repository), those
     /// excluded by `buf.yaml`, and imports found in no root but elsewhere in the tree. A file
-    /// reachable at two import paths (`X/P` and `P`) is in once; see [`Origin`].
-    pub files: Vec<SourceFile>,
+    /// reachable at two import paths (`X/P` and `P`) is in once; see [`Origin`]. Shared by
+    /// the versions read from one tree (tags on one commit, or on commits that left it).
+    pub files: Arc<[SourceFile]>,
     /// What was resolved how, one plain line each (links followed or not, files found in the
     /// tree, duplicates kept once, ambiguous imports), sorted, at most about 50. Text from the
     /// repository: control characters are replaced, but a report still sanitizes.

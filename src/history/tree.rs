@@ -119,6 +119,10 @@ pub(super) struct Reader<'r> {
     /// parent): the folders above what is read are read once, not once per commit.
     /// At most [`MAX_TREES`].
     opened: HashMap<Oid, Tree<'r>>,
+    /// Top tree id -> the version read from it (its files shared): a tree is read once
+    /// however many tags point at it (2,000 tags on one commit of 10,000 files were 2,000
+    /// listings of 10,000 files, 7.7 GB).
+    pub(super) read: HashMap<Oid, super::Version>,
     pub stats: ReadStats,
 }
 
@@ -137,6 +141,7 @@ impl<'r> Reader<'r> {
             link_targets: HashMap::new(),
             imports: HashMap::new(),
             opened: HashMap::new(),
+            read: HashMap::new(),
             stats: ReadStats::default(),
         }
     }

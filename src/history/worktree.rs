@@ -80,7 +80,7 @@ impl Reader<'_> {
             message: None,
             proto_roots: roots.roots,
             roots_from,
-            files,
+            files: files.into(),
             resolution,
             problems,
             manifest: walker.config_text(super::BUFFRS_MANIFEST),

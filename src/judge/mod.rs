@@ -140,6 +140,11 @@ pub fn change_files(c: &Change) -> Vec<&str> {
 /// `rules::check` in the given scope (comments compared or not); a root that neither
 /// version has yields nothing.
 fn raw_changes(old: &Schema, new: &Schema, scope: &Scope, comments: bool) -> Vec<Change> {
+    // Versions with the same file set share one compiled schema: nothing to compare (2,000
+    // tags on one commit of 10,000 files were 23 s of comparing a schema with itself).
+    if std::ptr::eq(old, new) {
+        return Vec::new();
+    }
     let check = |p: &crate::diff::Pairing<'_>| {
         if comments {
             rules::check(p, old, new)

@@ -91,7 +91,7 @@ fn history_within(versions: &[Version], cap: usize) -> bool {
         if !seen.insert(key) {
             continue;
         }
-        for f in &v.files {
+        for f in v.files.iter() {
             let n = *by_blob.entry(f.blob.as_str()).or_insert_with(|| {
                 f.text.as_deref().map_or(0, |t| {
                     t.bytes().filter(|b| matches!(b, b';' | b'{')).count()

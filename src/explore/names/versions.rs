@@ -165,7 +165,7 @@ mod tests {
             message: message.map(str::to_string),
             proto_roots: Vec::new(),
             roots_from: String::new(),
-            files: Vec::new(),
+            files: Default::default(),
             resolution: Vec::new(),
             manifest: None,
             dependencies: Vec::new(),

@@ -99,7 +99,7 @@ pub fn run(
         .iter()
         .map(|v| {
             let mut h = v.clone();
-            h.files = Vec::new();
+            h.files = Arc::from([]);
             h
         })
         .collect();

@@ -82,7 +82,7 @@ fn links_leaving_the_repository_are_not_followed() {
         err("dangling.proto").unwrap_err(),
         "symbolic link to `nothing/here.proto` points to nothing in this version"
     );
-    for f in v.files.iter().chain(&wt.files) {
+    for f in v.files.iter().chain(wt.files.iter()) {
         if let Ok(text) = &f.text {
             assert!(!text.contains("Secret"), "{} was read from outside", f.path);
         }
