@@ -159,6 +159,22 @@ pub fn prove(old: &Schema, new: &Schema, changes: &[Change]) -> Vec<Proof> {
         .collect()
 }
 
+impl Proof {
+    /// The proof of `c` with no round trip (yet), and why (if known).
+    pub fn unproven(c: &Change, why: Option<String>) -> Proof {
+        Proof {
+            rule: c.rule,
+            element: c.element.clone(),
+            number: c.number,
+            verdict: c.verdict,
+            message: None,
+            wire: None,
+            json: None,
+            unproven: why,
+        }
+    }
+}
+
 /// Change `i` of a pair's `changes` proved, as [`prove`] proves it among them (the others
 /// on its field show in its samples too), without proving the others: what a screen
 /// showing one change asks for. `None` when there is no change `i`.
@@ -239,16 +255,7 @@ fn prove_one(
     all: [Severity; 4],
     users: &target::Users,
 ) -> Proof {
-    let mut proof = Proof {
-        rule: c.rule,
-        element: c.element.clone(),
-        number: c.number,
-        verdict: c.verdict,
-        message: None,
-        wire: None,
-        json: None,
-        unproven: None,
-    };
+    let mut proof = Proof::unproven(c, None);
     let t = match target(c, old, new, users) {
         Ok(t) => t,
         Err(why) => {

@@ -122,7 +122,16 @@ pub fn execute_with(req: Request, names: &RwLock<Index>, progress: &Progress<'_>
         )),
         Request::Prove { key, comparison: c } => {
             let (old, new) = (&c.old.compiled.schema, &c.new.compiled.schema);
-            let proof = crate::prove::prove_change(old, new, &c.changes, key.1);
+            // A proof that panics is answered (not proven, and why), so that the pane does
+            // not wait for it for good.
+            let proof = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                crate::prove::prove_change(old, new, &c.changes, key.1)
+            }))
+            .unwrap_or_else(|e| {
+                let why = format!("internal error: {}; please report it", panic_text(&e));
+                let c = c.changes.get(key.1)?;
+                Some(crate::prove::Proof::unproven(c, Some(why)))
+            });
             Action::Proved(key, proof.map(Arc::new))
         }
         Request::Find { query, roots_only } => {

@@ -221,6 +221,18 @@ fn the_root_finder_lists_no_version() {
     let mut r = Repo::new();
     let ids = history(&mut r);
     let mut ui = open(&r);
+    // `pay` names the root (pay.Payment) and words of commit subjects (payments).
+    ui.key(KeyCode::Char('r'));
+    ui.keys("pay");
+    let found = ui.found();
+    assert!(!found.is_empty());
+    assert!(found.iter().all(|f| f.0 != Kind::Version), "{found:?}");
+    ui.key(KeyCode::Esc);
+    ui.key(KeyCode::Char('/'));
+    ui.keys("pay");
+    assert!(ui.found().iter().any(|f| f.0 == Kind::Version));
+    ui.key(KeyCode::Esc);
+    // A hash prefix finds nothing there.
     ui.key(KeyCode::Char('r'));
     ui.keys(&ids[1][..6]);
     assert!(ui.found().iter().all(|f| f.0 != Kind::Version));
