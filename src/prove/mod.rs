@@ -33,7 +33,7 @@ use serde::Serialize;
 
 use crate::rules::{Change, RuleId, Severity};
 use crate::schema::Schema;
-use crate::schema::model::{FieldType, Message};
+use crate::schema::model::{Cardinality, FieldType, Message};
 
 use compare::Field2;
 pub use compare::Outcome;
@@ -393,6 +393,20 @@ fn one_sample(f2: &Field2<'_>, s: Sample, json: bool) -> Result<Shown, String> {
     let held = wire::decode(&built, f2.msg, f2.writer).map_err(|e| skip(e.0))?;
     let bytes = wire::encode(&held, f2.msg, f2.writer);
     let w = wire::decode(&bytes, f2.msg, f2.writer).map_err(|e| skip(e.0))?;
+    // A field the reader requires and the writer does not write fails every message: that
+    // is that field's own change (its addition, or its label), not this one's.
+    let rm = f2.reader.message(f2.msg);
+    if let Some(r) = rm.into_iter().flat_map(|m| m.fields.values()).find(|r| {
+        r.cardinality == Cardinality::Required
+            && r.number != f2.rn
+            && !w.fields.contains_key(&r.number)
+    }) {
+        return Err(skip(format!(
+            "the reader requires `{}`, which the writer does not write: every message fails \
+             on that field's own change",
+            r.name
+        )));
+    }
     if json {
         let text = json::write(&w, f2.msg, f2.writer).map_err(skip)?;
         // A writer's JSON its own parser refuses is no sample either.
