@@ -10,7 +10,7 @@ mod caps;
 pub mod lineage;
 pub mod needs;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -248,12 +248,21 @@ pub fn compile_each(
         .enumerate()
         .map(|(i, v)| Loaded::pending(VersionId::at(i), v))
         .collect();
+    // Versions read from one tree share their file list: the first of them is compiled and
+    // the others take its result (2,000 tags on one commit of 10,000 files each built its
+    // inputs and its set's key: 2 GB).
+    let files_of = |l: &Loaded| Arc::as_ptr(&l.version.files).cast::<()>();
+    let mut by_files: HashMap<*const (), Arc<Compiled>> = HashMap::new();
     // What this call compiles is planned: a parse is kept while one of those still reads it.
+    let mut seen = HashSet::new();
     let planned: Vec<Vec<SourceRef<'_>>> = order
         .iter()
         .filter(|id| over.get(id.index()).is_some_and(Option::is_none))
-        .filter_map(|id| versions.get(id.index()).map(|l| inputs(&l.version)))
+        .filter_map(|id| versions.get(id.index()))
+        .filter(|l| seen.insert(files_of(l)))
+        .map(|l| inputs(&l.version))
         .collect();
+    drop(seen);
     cache.plan(planned.iter().map(Vec::as_slice));
     drop(planned);
     let order: Vec<usize> = order
@@ -266,9 +275,14 @@ pub fn compile_each(
         // The next window of versions to compile (the cache says how many make one), with
         // the versions over a cap before and between them.
         let compiled: Vec<Arc<Compiled>> = {
+            let mut in_window = HashSet::new();
             let next: Vec<Vec<SourceRef<'_>>> = order[done..]
                 .iter()
                 .filter(|&&i| over[i].is_none())
+                .filter(|&&i| {
+                    let key = files_of(&versions[i]);
+                    !by_files.contains_key(&key) && in_window.insert(key)
+                })
                 .take(WINDOW_CANDIDATES)
                 .map(|&i| inputs(&versions[i].version))
                 .collect();
@@ -277,12 +291,19 @@ pub fn compile_each(
         };
         let mut compiled = compiled.into_iter();
         while let Some(&i) = order.get(done) {
+            let key = files_of(&versions[i]);
             let result = match over[i].take() {
                 Some(reason) => caps::not_compiled(&versions[i].version, reason),
-                None => match compiled.next() {
-                    Some(c) => c,
-                    // The window ends here: the next one starts with this version.
-                    None => break,
+                None => match by_files.get(&key) {
+                    Some(c) => c.clone(),
+                    None => match compiled.next() {
+                        Some(c) => {
+                            by_files.insert(key, c.clone());
+                            c
+                        }
+                        // The window ends here: the next one starts with this version.
+                        None => break,
+                    },
                 },
             };
             done += 1;
