@@ -74,14 +74,21 @@ fn dispatch(cli: Cli) -> Result<bool> {
     let Some(command) = cli.command else {
         return tui(cli.repo, g).map(|()| true);
     };
-    if let (Some(word), Some(_)) = (&cli.repo, &g.commits) {
-        // `--commits A..B log`: clap took the range for the terminal UI's repository.
-        bail!(
-            "`{}` before the subcommand is no repository for it
-  help: a range takes `=`: --commits={}",
-            protolapse::sanitize::line(&word.display().to_string()),
-            protolapse::sanitize::line(&word.display().to_string())
-        );
+    if let Some(word) = &cli.repo {
+        // A word before the subcommand is the terminal UI's repository: the subcommand
+        // would run somewhere else, silently.
+        let word = protolapse::sanitize::line(&word.display().to_string());
+        match g.commits {
+            // `--commits A..B log`: clap took the range for it.
+            Some(_) => bail!(
+                "`{word}` before the subcommand is no repository for it
+  help: a range takes `=`: --commits={word}"
+            ),
+            None => bail!(
+                "`{word}` before the subcommand is no repository for it
+  help: the repository goes after the subcommand: protolapse log {word}, protolapse diff {word} OLD NEW"
+            ),
+        }
     }
     match command {
         Command::Log {

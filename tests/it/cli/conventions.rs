@@ -101,6 +101,14 @@ fn typos_and_missing_paths_are_caught() {
             "{args:?}: {err}"
         );
     }
+    // A repository before the subcommand is the terminal UI's: the subcommand would run
+    // in the current folder instead, so it is refused and shown where it goes.
+    let (code, out, err) = run(&["no-such-folder", "log"], tmp.path());
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("before the subcommand") && err.contains("protolapse log no-such-folder"),
+        "{err}"
+    );
     let dir = tmp.path().to_str().unwrap();
     for args in [&["--demo", dir][..], &["log", dir, "--demo"][..]] {
         let (code, _, err) = run(args, tmp.path());
