@@ -77,12 +77,39 @@ impl Shown {
     pub fn not_read_back(&self) -> bool {
         self.outcome.severity() > Severity::Safe
     }
+
+    /// What was written, as shown: the hex bytes or the JSON text, `(no bytes)` for none.
+    pub fn written_text(&self) -> &str {
+        if self.written.is_empty() {
+            "(no bytes)"
+        } else {
+            &self.written
+        }
+    }
+
+    /// Whether it writes a value (not an empty message, on the wire or in JSON).
+    fn writes_something(&self) -> bool {
+        !matches!(self.written.as_str(), "" | "{}")
+    }
 }
 
 impl Cell {
     /// Its samples the reader did not get back.
     pub fn not_read_back(&self) -> impl Iterator<Item = &Shown> {
         self.samples.iter().filter(|s| s.not_read_back())
+    }
+
+    /// The sample that shows the cell best: one with the observed outcome (so one not read
+    /// back when some is not), that writes something, the shortest.
+    pub fn telling(&self) -> Option<&Shown> {
+        self.samples.iter().min_by_key(|s| {
+            (
+                Some(s.outcome.severity()) != self.observed,
+                !s.writes_something(),
+                s.written.len(),
+                s.read.len(),
+            )
+        })
     }
 }
 

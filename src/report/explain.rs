@@ -104,18 +104,16 @@ pub fn example_proof(e: &Example) -> Option<Proof> {
     proofs.into_iter().nth(sampled.unwrap_or(0))
 }
 
-/// The sample a page shows of a level: the first not read back, else the first that
-/// writes something, else the first.
+/// The sample a page shows of a level: the one that shows best the cell of the worse
+/// observation (backward on a tie).
 fn shown_sample(cells: &prove::Cells) -> Option<(&'static str, &prove::Shown)> {
-    let both = [("backward", &cells.backward), ("forward", &cells.forward)];
-    let all = || {
-        both.into_iter()
-            .flat_map(|(d, c)| c.samples.iter().map(move |s| (d, s)))
+    let (b, f) = (&cells.backward, &cells.forward);
+    let (dir, c) = if f.observed > b.observed && !f.samples.is_empty() || b.samples.is_empty() {
+        ("forward", f)
+    } else {
+        ("backward", b)
     };
-    all()
-        .find(|(_, s)| s.not_read_back())
-        .or_else(|| all().find(|(_, s)| !matches!(s.written.as_str(), "" | "{}")))
-        .or_else(|| all().next())
+    Some((dir, c.telling()?))
 }
 
 /// The "Round trip" section of a rule's page: the observed cells beside the rule's, and a
@@ -153,15 +151,10 @@ pub fn proof_text(p: &Proof, page: &str) -> String {
         let Some((dir, s)) = cells.as_ref().and_then(shown_sample) else {
             continue;
         };
-        let written = if s.written.is_empty() {
-            "(no bytes)"
-        } else {
-            &s.written
-        };
         out.push_str(&format!(
             "\n  {level} {dir} sample: {}\n    wrote {}\n    read  {} ({})\n",
             sanitize::line(&s.label),
-            sanitize::line(written),
+            sanitize::line(s.written_text()),
             sanitize::line(&s.read),
             s.outcome.as_str()
         ));

@@ -77,11 +77,7 @@ pub fn to_text(proofs: &[Proof], samples: bool) -> String {
                         out.push_str(&format!(
                             "      {}: wrote {} -> read {} ({})\n",
                             sanitize::line(&s.label),
-                            sanitize::line(if s.written.is_empty() {
-                                "(no bytes)"
-                            } else {
-                                &s.written
-                            }),
+                            sanitize::line(s.written_text()),
                             sanitize::line(&s.read),
                             s.outcome.as_str()
                         ));

@@ -103,16 +103,16 @@ fn pair(
     proofs
 }
 
-/// The first sample of a cell the rule calls safe that was not read back, as
+/// The sample that shows a contradicted cell (one not read back), as
 /// `label: wrote X -> read Y`.
 fn first_bad(c: &Cell) -> Option<String> {
-    let s = c.not_read_back().next()?;
-    let written = if s.written.is_empty() {
-        "(no bytes)"
-    } else {
-        &s.written
-    };
-    Some(format!("{}: wrote {written} -> read {}", s.label, s.read))
+    let s = c.telling().filter(|s| s.not_read_back())?;
+    Some(format!(
+        "{}: wrote {} -> read {}",
+        s.label,
+        s.written_text(),
+        s.read
+    ))
 }
 
 fn contradicted(

@@ -7,7 +7,7 @@
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
-use crate::prove::{Cell, Cells, Proof, Shown};
+use crate::prove::{Cell, Cells, Proof};
 use crate::sanitize;
 
 use crate::ui::app::ProofState;
@@ -125,19 +125,6 @@ fn cell_line(t: &Theme, dir: &str, c: &Cell, runtime: Option<&str>) -> Line<'sta
     Line::from(spans)
 }
 
-/// The sample that shows the cell best: one with the observed outcome, bytes written, the
-/// shortest.
-fn telling(c: &Cell) -> Option<&Shown> {
-    c.samples.iter().min_by_key(|s| {
-        (
-            Some(s.outcome.severity()) != c.observed,
-            s.written.is_empty(),
-            s.written.len(),
-            s.read.len(),
-        )
-    })
-}
-
 /// Hex as bytes: `08 96 01`.
 fn spaced(hex: &str) -> String {
     let chars: Vec<char> = hex.chars().collect();
@@ -153,7 +140,7 @@ fn spaced(hex: &str) -> String {
 /// heads) so that a sample never takes more.
 fn sample_line(t: &Theme, c: &Cell, wire: bool, width: usize) -> Line<'static> {
     const INDENT: &str = "      ";
-    let Some(s) = telling(c) else {
+    let Some(s) = c.telling() else {
         let why = c
             .skipped
             .first()
@@ -165,10 +152,11 @@ fn sample_line(t: &Theme, c: &Cell, wire: bool, width: usize) -> Line<'static> {
             Span::styled(cut_head(&why, room).apply(&why), t.dim()),
         ]);
     };
-    let written = match (s.written.is_empty(), wire) {
-        (true, _) => "(no bytes)".to_string(),
-        (false, true) => spaced(&sanitize::line(&s.written)),
-        (false, false) => sanitize::line(&s.written),
+    let written = sanitize::line(s.written_text());
+    let written = if wire && !s.written.is_empty() {
+        spaced(&written)
+    } else {
+        written
     };
     let read = sanitize::line(&s.read);
     let outcome = format!(" ({})", s.outcome.as_str());
