@@ -157,11 +157,19 @@ impl Version {
         self.name == name
             || self.name.strip_prefix('v') == Some(name)
             || self.semver.as_ref().is_some_and(|s| s.to_string() == name)
-            || (self.kind == VersionKind::Commit
-                && name.len() >= 4
-                && name.bytes().all(|b| b.is_ascii_hexdigit())
-                && self.commit.starts_with(&name.to_ascii_lowercase()))
+            || (self.kind == VersionKind::Commit && is_commit_prefix(&self.commit, name))
     }
+}
+
+/// The fewest hex digits that name a commit by a prefix of its id.
+pub const MIN_COMMIT_PREFIX: usize = 4;
+
+/// Whether `prefix` (any case) is a prefix of the (lowercase hex) commit id `commit`, at
+/// least [`MIN_COMMIT_PREFIX`] hex digits long.
+pub fn is_commit_prefix(commit: &str, prefix: &str) -> bool {
+    prefix.len() >= MIN_COMMIT_PREFIX
+        && prefix.bytes().all(|b| b.is_ascii_hexdigit())
+        && commit.starts_with(&prefix.to_ascii_lowercase())
 }
 
 /// A problem met while reading a version (see [`Version::problems`]).

@@ -9,9 +9,6 @@ use fuzzy_matcher::skim::SkimMatcherV2;
 
 use crate::history::{Version, VersionKind};
 
-/// The shortest commit id prefix looked up (git's own shortest abbreviation).
-pub const MIN_HASH: usize = 4;
-
 /// Of a message, the characters kept to show and search (a subject is one line; a tag's
 /// message may be long).
 const MESSAGE_CHARS: usize = 240;
@@ -94,14 +91,10 @@ impl Searchable {
     /// text it matched; None when it does not.
     pub fn matches(&self, query: &str, matcher: &SkimMatcherV2) -> Option<(i64, Vec<usize>)> {
         // A prefix of the commit id.
-        let q = query.to_ascii_lowercase();
-        if q.len() >= MIN_HASH
-            && q.bytes().all(|b| b.is_ascii_hexdigit())
-            && self.commit.starts_with(&q)
-        {
+        if crate::history::is_commit_prefix(&self.commit, query) {
             let (at, len) = self.hash_at.unwrap_or((0, 0));
-            let shown = q.len().min(len);
-            return Some((HASH_SCORE + q.len() as i64, (at..at + shown).collect()));
+            let shown = query.len().min(len);
+            return Some((HASH_SCORE + query.len() as i64, (at..at + shown).collect()));
         }
         // Every word somewhere in the name or the message.
         let words = self.words(query);
