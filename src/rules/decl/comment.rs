@@ -1,8 +1,10 @@
 //! COMMENT_CHANGED: comment-only changes on paired declarations.
 
+use std::collections::HashMap;
+
 use crate::diff::Pairing;
 use crate::schema::Schema;
-use crate::schema::model::{Doc, Extension};
+use crate::schema::model::{EnumValue, FileDocs};
 
 use super::super::verdict::Verdict;
 use super::super::{Finding, RuleId};
@@ -10,99 +12,133 @@ use super::f;
 
 /// Comment-only changes on paired declarations (and their fields, values, methods), and on
 /// paired extensions.
-pub(super) fn comment_changed<'a>(
-    p: &Pairing<'_>,
-    old: &'a Schema,
-    new: &'a Schema,
-    out: &mut Vec<Finding>,
-) {
-    // Docs come from the blob: the same file blob on both sides has the same comments.
-    let unchanged = |fa: &str, fb: &str| {
-        fa == fb
-            && match (old.docs.get(fa), new.docs.get(fb)) {
-                (Some(x), Some(y)) => std::sync::Arc::ptr_eq(x, y),
-                _ => false,
-            }
+///
+/// A declaration's docs, and those of its fields, values and methods, are in the file that
+/// declares it: each is one look-up in that file's docs (not a search of the schema for the
+/// file), and a file whose blob is the same on both sides (one docs map, shared) is skipped.
+pub(super) fn comment_changed(p: &Pairing<'_>, old: &Schema, new: &Schema, out: &mut Vec<Finding>) {
+    // The docs of the declaring files on both sides; None when they cannot differ.
+    let docs = |fa: &str, fb: &str| -> Option<(Option<&FileDocs>, Option<&FileDocs>)> {
+        let (da, db) = (old.docs.get(fa), new.docs.get(fb));
+        if fa == fb
+            && let (Some(x), Some(y)) = (da, db)
+            && std::sync::Arc::ptr_eq(x, y)
+        {
+            return None;
+        }
+        Some((da.map(|d| &**d), db.map(|d| &**d)))
     };
-    let mut elements: Vec<(String, String)> = Vec::new();
+    let mut cmp = Compare {
+        out,
+        ka: String::new(),
+        kb: String::new(),
+    };
     for m in &p.messages {
-        if let (Some(a), Some(b)) = (m.old, m.new) {
-            if unchanged(&a.file, &b.file) {
-                continue;
-            }
-            elements.push((a.full_name.clone(), b.full_name.clone()));
-            for (num, bf) in &b.fields {
-                if let Some(af) = a.fields.get(num) {
-                    elements.push((
-                        format!("{}.{}", a.full_name, af.name),
-                        format!("{}.{}", b.full_name, bf.name),
-                    ));
-                }
+        let (Some(a), Some(b)) = (m.old, m.new) else {
+            continue;
+        };
+        let Some(files) = docs(&a.file, &b.file) else {
+            continue;
+        };
+        cmp.element(files, (&a.full_name, None), (&b.full_name, None));
+        for (num, bf) in &b.fields {
+            if let Some(af) = a.fields.get(num) {
+                cmp.element(
+                    files,
+                    (&a.full_name, Some(&af.name)),
+                    (&b.full_name, Some(&bf.name)),
+                );
             }
         }
     }
     for e in &p.enums {
-        if let (Some(a), Some(b)) = (e.old, e.new) {
-            if unchanged(&a.file, &b.file) {
-                continue;
-            }
-            elements.push((a.full_name.clone(), b.full_name.clone()));
-            // The first value of each number (a lookup per value, not a scan).
-            let mut first: std::collections::HashMap<i32, &crate::schema::model::EnumValue> =
-                std::collections::HashMap::new();
-            for v in &a.values {
-                first.entry(v.number).or_insert(v);
-            }
-            for bv in &b.values {
-                if let Some(av) = first.get(&bv.number) {
-                    elements.push((
-                        format!("{}.{}", a.full_name, av.name),
-                        format!("{}.{}", b.full_name, bv.name),
-                    ));
-                }
+        let (Some(a), Some(b)) = (e.old, e.new) else {
+            continue;
+        };
+        let Some(files) = docs(&a.file, &b.file) else {
+            continue;
+        };
+        cmp.element(files, (&a.full_name, None), (&b.full_name, None));
+        // The first value of each number (a lookup per value, not a scan).
+        let mut first: HashMap<i32, &EnumValue> = HashMap::new();
+        for v in &a.values {
+            first.entry(v.number).or_insert(v);
+        }
+        for bv in &b.values {
+            if let Some(av) = first.get(&bv.number) {
+                cmp.element(
+                    files,
+                    (&a.full_name, Some(&av.name)),
+                    (&b.full_name, Some(&bv.name)),
+                );
             }
         }
     }
     for s in &p.services {
-        if let (Some(a), Some(b)) = (s.old, s.new) {
-            if unchanged(&a.file, &b.file) {
-                continue;
-            }
-            elements.push((a.full_name.clone(), b.full_name.clone()));
-            for name in b.methods.keys().filter(|k| a.methods.contains_key(*k)) {
-                elements.push((
-                    format!("{}.{name}", a.full_name),
-                    format!("{}.{name}", b.full_name),
-                ));
-            }
-        }
-    }
-    // (element, old doc, new doc) of every pair compared.
-    let mut docs: Vec<(String, Option<&Doc>, Option<&Doc>)> = elements
-        .into_iter()
-        .map(|(a, b)| (old.doc(&a), new.doc(&b), b))
-        .map(|(da, db, b)| (b, da, db))
-        .collect();
-    // Extensions: their files are known, so their docs are one look-up each.
-    let ext_doc = |s: &'a Schema, e: &Extension| s.docs.get(&e.file)?.get(&e.full_name);
-    for x in &p.extensions {
-        if let (Some(a), Some(b)) = (x.old, x.new)
-            && !unchanged(&a.file, &b.file)
-        {
-            docs.push((b.full_name.clone(), ext_doc(old, a), ext_doc(new, b)));
-        }
-    }
-    for (b, da, db) in docs {
-        let (Some(da), Some(db)) = (da, db) else {
+        let (Some(a), Some(b)) = (s.old, s.new) else {
             continue;
         };
-        if da.comment != db.comment {
-            out.push(f(
+        let Some(files) = docs(&a.file, &b.file) else {
+            continue;
+        };
+        cmp.element(files, (&a.full_name, None), (&b.full_name, None));
+        for name in b.methods.keys().filter(|k| a.methods.contains_key(*k)) {
+            cmp.element(
+                files,
+                (&a.full_name, Some(name)),
+                (&b.full_name, Some(name)),
+            );
+        }
+    }
+    for x in &p.extensions {
+        let (Some(a), Some(b)) = (x.old, x.new) else {
+            continue;
+        };
+        let Some(files) = docs(&a.file, &b.file) else {
+            continue;
+        };
+        cmp.element(files, (&a.full_name, None), (&b.full_name, None));
+    }
+}
+
+/// Compares the docs of paired elements, building their names in two reused buffers.
+struct Compare<'o> {
+    out: &'o mut Vec<Finding>,
+    ka: String,
+    kb: String,
+}
+
+impl Compare<'_> {
+    /// The element `parent[.member]` on each side, looked up in its declaring file's docs.
+    fn element(
+        &mut self,
+        (da, db): (Option<&FileDocs>, Option<&FileDocs>),
+        a: (&str, Option<&str>),
+        b: (&str, Option<&str>),
+    ) {
+        let key = |buf: &mut String, (parent, member): (&str, Option<&str>)| {
+            buf.clear();
+            buf.push_str(parent);
+            if let Some(m) = member {
+                buf.push('.');
+                buf.push_str(m);
+            }
+        };
+        key(&mut self.ka, a);
+        key(&mut self.kb, b);
+        let (Some(x), Some(y)) = (
+            da.and_then(|d| d.get(&self.ka)),
+            db.and_then(|d| d.get(&self.kb)),
+        ) else {
+            return;
+        };
+        if x.comment != y.comment {
+            self.out.push(f(
                 RuleId::COMMENT_CHANGED,
-                &b,
+                &self.kb,
                 None,
-                Some(da.comment.to_string()),
-                Some(db.comment.to_string()),
+                Some(x.comment.to_string()),
+                Some(y.comment.to_string()),
                 Verdict::SAFE,
                 false,
                 "documentation only".into(),
