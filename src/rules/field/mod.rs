@@ -144,14 +144,27 @@ pub(super) fn check(p: &Pairing<'_>, out: &mut Vec<Finding>) {
 struct Lookup<'a> {
     old: Reserved<'a, u32>,
     new: Reserved<'a, u32>,
-    /// Per side, fields by name and by JSON name (for [`namesake`]).
-    old_names: Names<'a>,
-    new_names: Names<'a>,
+    /// Per side, the message; its fields by name and by JSON name (for [`namesake`]) are
+    /// indexed when first asked (only a removed or added field asks).
+    om: &'a Message,
+    nm: &'a Message,
+    old_names: std::cell::OnceCell<Names<'a>>,
+    new_names: std::cell::OnceCell<Names<'a>>,
     old_oneofs: Oneofs<'a>,
     new_oneofs: Oneofs<'a>,
 }
 
 type Names<'a> = HashMap<&'a str, Vec<&'a Field>>;
+
+impl<'a> Lookup<'a> {
+    fn old_names(&self) -> &Names<'a> {
+        self.old_names.get_or_init(|| names(self.om))
+    }
+
+    fn new_names(&self) -> &Names<'a> {
+        self.new_names.get_or_init(|| names(self.nm))
+    }
+}
 
 fn names(m: &Message) -> Names<'_> {
     let mut out: Names<'_> = HashMap::new();
@@ -169,8 +182,10 @@ fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec
     let lk = Lookup {
         old: Reserved::new(&om.reserved_ranges, &om.reserved_names),
         new: Reserved::new(&nm.reserved_ranges, &nm.reserved_names),
-        old_names: names(om),
-        new_names: names(nm),
+        om,
+        nm,
+        old_names: std::cell::OnceCell::new(),
+        new_names: std::cell::OnceCell::new(),
         old_oneofs: oneofs(om),
         new_oneofs: oneofs(nm),
     };
@@ -237,7 +252,7 @@ fn removed(lk: &Lookup<'_>, om: &Message, of: &Field, out: &mut Vec<Finding>) {
     } else {
         message
     };
-    let message = match namesake(&lk.new_names, of) {
+    let message = match namesake(lk.new_names(), of) {
         Some(x) => format!(
             "{message}; its name now belongs to number {} (`{}`): old JSON with key `{}` is read as that field",
             x.number, x.name, of.json_name
@@ -310,7 +325,7 @@ fn added(lk: &Lookup<'_>, nm: &Message, nf: &Field, out: &mut Vec<Finding>) {
     } else {
         // A name that was another number's (whose field is still there, renamed, or was
         // replaced): the field is new on the wire, but its JSON key is an old one.
-        let message = match namesake(&lk.old_names, nf) {
+        let message = match namesake(lk.old_names(), nf) {
             Some(x) => format!(
                 "`{}` added at {}: old binary readers skip it; its name was number {}'s (now `{}`), so old JSON with key `{}` is read as this field while old binary data under {} is not",
                 nf.name,
