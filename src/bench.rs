@@ -225,12 +225,25 @@ pub fn run(
             ..Default::default()
         };
         let what = policy.map_or("semver + hazards".to_string(), |p| format!("+ {p}"));
+        let (read, computed) = protolapse::judge::stored_summaries();
         match protolapse::policy::analyze(&project, &settings) {
-            Ok(a) => println!(
-                "analysis {what:<20} {:>8.1} ms  ({} hazards)",
-                ms(started.elapsed()),
-                a.hazards.len()
-            ),
+            Ok(a) => {
+                let (r, c) = protolapse::judge::stored_summaries();
+                let kept = if r + c > read + computed {
+                    format!(
+                        "; pair summaries: {} from the cache, {} computed",
+                        r - read,
+                        c - computed
+                    )
+                } else {
+                    String::new()
+                };
+                println!(
+                    "analysis {what:<20} {:>8.1} ms  ({} hazards{kept})",
+                    ms(started.elapsed()),
+                    a.hazards.len()
+                )
+            }
             Err(e) => println!("analysis {what}: {e}"),
         }
     }

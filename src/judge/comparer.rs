@@ -12,7 +12,8 @@ use crate::rules::{Change, Level, RuleId, Severity};
 use crate::schema::Schema;
 
 use super::closure::Closure;
-use super::{Ignores, Scope, Side, ignore, judge, judge_with};
+use super::stored::Stored;
+use super::{Ignores, Scope, Side, ignore, judge, judge_with, summary_changes};
 
 /// What a policy needs to know of one pair: per level and direction, the worst verdict
 /// and how many changes warn (hazard or lossy), over the changes that count (not ignored,
@@ -76,6 +77,20 @@ pub struct Comparer<'p> {
     cache: Mutex<PairCache>,
     /// Lists of [`Comparer::verdict_changes`] per actual pair, when kept.
     kept: Option<Mutex<KeptChanges>>,
+    /// The summaries kept between runs (None when the on-disk cache is off).
+    stored: Option<Stored>,
+}
+
+impl Drop for Comparer<'_> {
+    /// The summaries this run computed are kept for the next (not when unwinding a panic:
+    /// a summary half-computed is never one of them, but nothing is written in a hurry).
+    fn drop(&mut self) {
+        if let Some(s) = &self.stored
+            && !std::thread::panicking()
+        {
+            s.save();
+        }
+    }
 }
 
 /// A map behind a mutex; a panic in another thread cannot leave it half-written (inserts are
@@ -118,8 +133,10 @@ impl<'p> Comparer<'p> {
             Some(root) => by_closure(versions, root, representative, &directives),
             None => representative,
         };
+        let stored = Stored::open(&scope, &ignores);
         Comparer {
             versions,
+            stored,
             scope,
             ignores,
             representative,
@@ -206,10 +223,29 @@ impl<'p> Comparer<'p> {
             return Some(*s);
         }
         let (a, b) = (self.side(key.0)?, self.side(key.1)?);
+        // A side with inline directives judges by its comments, which its fingerprint
+        // leaves out: such a pair is not kept between runs.
+        let stored = self
+            .stored
+            .as_ref()
+            .filter(|_| !a.directives && !b.directives);
+        let disk_key = stored.map(|_| {
+            Stored::pair_key(
+                [a, b].map(|s| (s.schema.fingerprint.as_str(), &*s.version.failed_files)),
+            )
+        });
+        if let (Some(st), Some(k)) = (stored, &disk_key)
+            && let Some(s) = st.get(k)
+        {
+            self.lock().insert(key, s);
+            return Some(s);
+        }
         // Comments never change a verdict: skip comparing them.
-        let changes = judge_with(&a, &b, &self.scope, &self.ignores, false);
-        let s = PairSummary::of(&changes);
+        let s = PairSummary::of(&summary_changes(&a, &b, &self.scope, &self.ignores));
         self.lock().insert(key, s);
+        if let (Some(st), Some(k)) = (stored, disk_key) {
+            st.put(k, s);
+        }
         Some(s)
     }
 

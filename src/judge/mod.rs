@@ -12,6 +12,7 @@ mod closure;
 mod comparer;
 pub mod ignore;
 mod scope;
+mod stored;
 
 use serde::Serialize;
 
@@ -23,6 +24,7 @@ use crate::schema::Schema;
 pub use comparer::{Comparer, PairSummary};
 pub use ignore::{IgnoreRule, Ignores};
 pub use scope::{Scope, ScopeError};
+pub use stored::counts as stored_summaries;
 
 /// One side of a comparison: a version that has a schema (it compiled, fully or in part).
 #[derive(Clone, Copy)]
@@ -59,9 +61,46 @@ fn judge_with(
     ignores: &Ignores,
     comments: bool,
 ) -> Vec<Change> {
-    let mut changes = raw_changes(old.schema, new.schema, scope, comments);
+    let detail = if comments {
+        Detail::Full
+    } else {
+        Detail::Verdicts
+    };
+    let mut changes = raw_changes(old.schema, new.schema, scope, detail);
     mark(&mut changes, old, new, scope, ignores);
     changes
+}
+
+/// The changes whose verdicts count for a summary of the pair: [`judge_with`] without
+/// comments and, when nothing decides by a change's file (no ignores, no inline directive,
+/// no file that failed to compile on either side: `mark` would change nothing), without
+/// locating and sorting them.
+fn summary_changes(
+    old: &Side<'_>,
+    new: &Side<'_>,
+    scope: &Scope,
+    ignores: &Ignores,
+) -> Vec<Change> {
+    let by_file = !ignores.is_empty()
+        || old.directives
+        || new.directives
+        || !old.version.failed_files.is_empty()
+        || !new.version.failed_files.is_empty();
+    if by_file {
+        return judge_with(old, new, scope, ignores, false);
+    }
+    raw_changes(old.schema, new.schema, scope, Detail::Unlocated)
+}
+
+/// How much of each change [`raw_changes`] works out.
+#[derive(Clone, Copy)]
+enum Detail {
+    /// Comments compared, changes located and sorted.
+    Full,
+    /// Without COMMENT_CHANGED (never a verdict), located and sorted.
+    Verdicts,
+    /// Without comments, locations or order: verdicts only.
+    Unlocated,
 }
 
 /// Applies the ignores, then marks the changes that cannot be judged because a file did not
@@ -137,20 +176,18 @@ pub fn change_files(c: &Change) -> Vec<&str> {
         .collect()
 }
 
-/// `rules::check` in the given scope (comments compared or not); a root that neither
+/// `rules::check` in the given scope, in the given detail; a root that neither
 /// version has yields nothing.
-fn raw_changes(old: &Schema, new: &Schema, scope: &Scope, comments: bool) -> Vec<Change> {
+fn raw_changes(old: &Schema, new: &Schema, scope: &Scope, detail: Detail) -> Vec<Change> {
     // Versions with the same file set share one compiled schema: nothing to compare (2,000
     // tags on one commit of 10,000 files were 23 s of comparing a schema with itself).
     if std::ptr::eq(old, new) {
         return Vec::new();
     }
-    let check = |p: &crate::diff::Pairing<'_>| {
-        if comments {
-            rules::check(p, old, new)
-        } else {
-            rules::check_verdicts(p, old, new)
-        }
+    let check = |p: &crate::diff::Pairing<'_>| match detail {
+        Detail::Full => rules::check(p, old, new),
+        Detail::Verdicts => rules::check_verdicts(p, old, new),
+        Detail::Unlocated => rules::check_unlocated(p, old, new),
     };
     match scope {
         Scope::Whole => check(&pair_whole(&old.content, &new.content)),

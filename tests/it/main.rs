@@ -34,5 +34,6 @@ mod prove;
 mod rule_fixtures;
 mod rules;
 mod rules_enum_retyped;
+mod stored_summaries;
 mod transitive;
 mod ui;

@@ -29,6 +29,9 @@ pub enum Kind {
     /// What a whole file set compiled to, when that cannot be told from its files' parts
     /// (diagnostics): the outcome and the keys of its files' parts.
     Set,
+    /// What the policies need of pairs of versions (`judge::PairSummary`), by the pair's
+    /// compiled contents, for one scope and one set of ignores.
+    Summaries,
 }
 
 impl Kind {
@@ -37,6 +40,7 @@ impl Kind {
             Kind::Record => 1,
             Kind::Part => 2,
             Kind::Set => 3,
+            Kind::Summaries => 4,
         }
     }
 
@@ -45,6 +49,7 @@ impl Kind {
             Kind::Record => "rec",
             Kind::Part => "part",
             Kind::Set => "set",
+            Kind::Summaries => "sum",
         }
     }
 }

@@ -83,6 +83,29 @@ pub fn max_bytes() -> u64 {
         .unwrap_or(DEFAULT_MAX_BYTES)
 }
 
+/// protolapse itself: the entries' format, its version, and this very binary (size and
+/// time), so that a build with other compilers, other embedded protos, another
+/// normalization or other rules never reads the entries of this one. Every key covers it.
+pub fn build_id() -> &'static [u8; 32] {
+    static ID: OnceLock<[u8; 32]> = OnceLock::new();
+    ID.get_or_init(|| {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(FORMAT.to_le_bytes());
+        h.update(env!("CARGO_PKG_VERSION").as_bytes());
+        h.update([0]);
+        if let Ok(meta) = std::env::current_exe().and_then(std::fs::metadata) {
+            h.update(meta.len().to_le_bytes());
+            let time = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+            h.update(time.map_or(0, |d| d.as_nanos()).to_le_bytes());
+        }
+        h.finalize().into()
+    })
+}
+
 struct Global {
     enabled: bool,
     warn: fn(&str),

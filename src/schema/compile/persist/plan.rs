@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::super::super::model::Origin;
-use super::super::super::store::FORMAT;
 use super::super::super::thirdparty;
 use super::super::{HowCompiled, Parsed, SourceRef};
 
@@ -61,26 +60,9 @@ pub(super) struct Plan {
     deps: HashMap<String, Vec<String>>,
 }
 
-/// protolapse itself: the format, its version, and this very binary (size and time), so that
-/// a build with other compilers, other embedded protos or another normalization never
-/// reads the entries of this one.
+/// protolapse itself (see [`store::build_id`](super::super::super::store::build_id)).
 pub(super) fn base_id() -> &'static [u8; 32] {
-    static ID: OnceLock<[u8; 32]> = OnceLock::new();
-    ID.get_or_init(|| {
-        let mut h = Sha256::new();
-        h.update(FORMAT.to_le_bytes());
-        h.update(env!("CARGO_PKG_VERSION").as_bytes());
-        h.update([0]);
-        if let Ok(meta) = std::env::current_exe().and_then(std::fs::metadata) {
-            h.update(meta.len().to_le_bytes());
-            let time = meta
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
-            h.update(time.map_or(0, |d| d.as_nanos()).to_le_bytes());
-        }
-        h.finalize().into()
-    })
+    super::super::super::store::build_id()
 }
 
 /// Which protoc runs (path, version, size and time of the program), or why none does.

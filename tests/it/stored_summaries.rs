@@ -1,0 +1,101 @@
+//! Pair summaries kept between runs (`judge::stored`): a transitive policy's warm run prints
+//! what its cold and uncached runs print; the summaries it reads are the ones it uses (a
+//! forged entry changes the verdicts, so the test would fail if they were recomputed); a
+//! corrupt entry is dropped and recomputed.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::cache::history;
+use crate::common::run_env;
+
+const LOG: &[&str] = &["log", "--policy", "FULL_TRANSITIVE", "--format", "json"];
+/// An entry's header: magic (16), format (4), kind (1), key (32), length (8), SHA-256 (32).
+const HEADER: usize = 16 + 4 + 1 + 32 + 8 + 32;
+/// A summary: pair key (32), worst cells (6), warnings (6 × 4), changed (1), not judged (4).
+const RECORD: usize = 32 + 6 + 24 + 1 + 4;
+
+fn log(repo: &Path, dir: Option<&Path>) -> (i32, String, String) {
+    match dir {
+        Some(d) => run_env(LOG, repo, &[("PROTOLAPSE_CACHE_DIR", d.as_os_str())]),
+        None => run_env(
+            &[LOG, &["--no-cache"]].concat(),
+            repo,
+            &[] as &[(&str, &OsStr)],
+        ),
+    }
+}
+
+/// The store's summaries entries.
+fn summaries(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir.join("entries"))
+        .unwrap()
+        .flatten()
+        .map(|f| f.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sum"))
+        .collect()
+}
+
+/// Every version's policy verdict, from `log --format json`.
+fn passes(json: &str) -> Vec<bool> {
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| v["policy"]["pass"].as_bool())
+        .collect()
+}
+
+#[test]
+fn warm_transitive_runs_read_the_summaries_cold_runs_kept() {
+    let r = history();
+    let dir = tempfile::tempdir().unwrap();
+    let uncached = log(r.path(), None);
+    let cold = log(r.path(), Some(dir.path()));
+    let kept = summaries(dir.path());
+    assert_eq!(kept.len(), 1, "one entry for the scope and ignores");
+    let warm = log(r.path(), Some(dir.path()));
+    assert_eq!(cold, uncached);
+    assert_eq!(warm, uncached);
+    let before = passes(&uncached.1);
+    assert!(before.iter().any(|p| *p), "some version passes: {before:?}");
+
+    // Forge the entry: every pair breaks on the wire, backward and forward, sealed as the
+    // store seals it. The next run fails every version it checks: it read them.
+    let bytes = std::fs::read(&kept[0]).unwrap();
+    let (header, payload) = bytes.split_at(HEADER);
+    assert_eq!(payload.len() % RECORD, 0);
+    assert!(
+        payload.len() / RECORD >= 2,
+        "the pairs not adjacent were kept: {}",
+        payload.len() / RECORD
+    );
+    let mut forged = payload.to_vec();
+    for rec in forged.chunks_exact_mut(RECORD) {
+        rec[32] = 3; // wire, backward: breaking
+        rec[33] = 3; // wire, forward: breaking
+    }
+    let mut sealed = header[..HEADER - 32].to_vec();
+    sealed.extend_from_slice(&Sha256::digest(&forged));
+    sealed.extend_from_slice(&forged);
+    std::fs::write(&kept[0], &sealed).unwrap();
+    let read = log(r.path(), Some(dir.path()));
+    let after = passes(&read.1);
+    assert_eq!(after.len(), before.len());
+    assert!(
+        before.iter().zip(&after).any(|(b, a)| *b && !*a),
+        "a forged summary changes a verdict: {before:?} -> {after:?}"
+    );
+
+    // A corrupt entry is not trusted: dropped, recomputed, written again.
+    let mut spoiled = sealed;
+    if let Some(last) = spoiled.last_mut() {
+        *last ^= 1;
+    }
+    std::fs::write(&kept[0], &spoiled).unwrap();
+    assert_eq!(log(r.path(), Some(dir.path())), uncached);
+    assert_eq!(log(r.path(), Some(dir.path())), uncached);
+}
