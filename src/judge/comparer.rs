@@ -77,6 +77,10 @@ pub struct Comparer<'p> {
     cache: Mutex<PairCache>,
     /// Lists of [`Comparer::verdict_changes`] per actual pair, when kept.
     kept: Option<Mutex<KeptChanges>>,
+    /// The full lists [`Comparer::changes_many`] computed (shared with its caller): a
+    /// policy's first violation against an adjacent version is read from them, not judged
+    /// again.
+    full: Mutex<KeptChanges>,
     /// The summaries kept between runs (None when the on-disk cache is off).
     stored: Option<Stored>,
 }
@@ -143,6 +147,7 @@ impl<'p> Comparer<'p> {
             directives,
             cache: Mutex::new(HashMap::new()),
             kept: None,
+            full: Mutex::new(HashMap::new()),
         }
     }
 
@@ -177,13 +182,22 @@ impl<'p> Comparer<'p> {
         if let Some(c) = kept.and_then(|k| lock(k).get(&(old, new)).cloned()) {
             return Some(c);
         }
-        let changes = Arc::new(judge_with(
-            &self.side(old)?,
-            &self.side(new)?,
-            &self.scope,
-            &self.ignores,
-            false,
-        ));
+        let full = lock(&self.full).get(&(old, new)).cloned();
+        let changes = Arc::new(match full {
+            // The same list without its comments (which judging leaves in place).
+            Some(all) => all
+                .iter()
+                .filter(|c| c.rule != RuleId::COMMENT_CHANGED)
+                .cloned()
+                .collect(),
+            None => judge_with(
+                &self.side(old)?,
+                &self.side(new)?,
+                &self.scope,
+                &self.ignores,
+                false,
+            ),
+        });
         if let Some(k) = kept {
             lock(k).insert((old, new), changes.clone());
         }
@@ -255,20 +269,19 @@ impl<'p> Comparer<'p> {
     }
 
     /// Every change of each pair (as [`Comparer::changes`]), computed on every core; their
-    /// summaries are kept for the policies.
-    pub fn changes_many(&self, pairs: &[(VersionId, VersionId)]) -> Vec<Option<Vec<Change>>> {
+    /// summaries are kept for the policies, and the lists for their first violations.
+    pub fn changes_many(&self, pairs: &[(VersionId, VersionId)]) -> Vec<Option<Arc<Vec<Change>>>> {
         pairs
             .par_iter()
             .map(|&(a, b)| {
-                let changes = self.changes(a, b);
-                if let (Some(c), Some(ra), Some(rb)) =
-                    (&changes, self.representative(a), self.representative(b))
-                {
+                let changes = Arc::new(self.changes(a, b)?);
+                if let (Some(ra), Some(rb)) = (self.representative(a), self.representative(b)) {
                     self.lock()
                         .entry((ra, rb))
-                        .or_insert_with(|| PairSummary::of(c));
+                        .or_insert_with(|| PairSummary::of(&changes));
                 }
-                changes
+                lock(&self.full).insert((a, b), changes.clone());
+                Some(changes)
             })
             .collect()
     }

@@ -109,7 +109,7 @@ pub fn analyze_with(cmp: &Comparer<'_>, settings: &Settings) -> Result<Analysis,
     let mut adjacent_changes = cmp.changes_many(&adjacent).into_iter();
     let mut changes_of: Vec<Option<Arc<Vec<Change>>>> = vec![None; versions.len()];
     for &(_, id) in &adjacent {
-        changes_of[id.index()] = adjacent_changes.next().flatten().map(Arc::new);
+        changes_of[id.index()] = adjacent_changes.next().flatten();
     }
     let mut hazards = hazards::find(versions, cmp.scope());
     for h in &mut hazards {
