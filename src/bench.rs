@@ -225,19 +225,27 @@ pub fn run(
             ..Default::default()
         };
         let what = policy.map_or("semver + hazards".to_string(), |p| format!("+ {p}"));
-        let (read, computed) = protolapse::judge::stored_summaries();
+        let summaries = protolapse::judge::stored_summaries();
+        let lists = protolapse::judge::stored_changes();
         match protolapse::policy::analyze(&project, &settings) {
             Ok(a) => {
-                let (r, c) = protolapse::judge::stored_summaries();
-                let kept = if r + c > read + computed {
-                    format!(
-                        "; pair summaries: {} from the cache, {} computed",
-                        r - read,
-                        c - computed
-                    )
-                } else {
-                    String::new()
+                let counted = |what: &str, (read, done): (u64, u64), (r, d): (u64, u64)| {
+                    if r + d > read + done {
+                        format!(
+                            "; {what}: {} from the cache, {} computed",
+                            r - read,
+                            d - done
+                        )
+                    } else {
+                        String::new()
+                    }
                 };
+                let kept = counted("change lists", lists, protolapse::judge::stored_changes())
+                    + &counted(
+                        "pair summaries",
+                        summaries,
+                        protolapse::judge::stored_summaries(),
+                    );
                 println!(
                     "analysis {what:<20} {:>8.1} ms  ({} hazards{kept})",
                     ms(started.elapsed()),

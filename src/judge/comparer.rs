@@ -13,7 +13,8 @@ use crate::schema::Schema;
 
 use super::closure::Closure;
 use super::stored::Stored;
-use super::{Ignores, Scope, Side, ignore, judge, judge_with, summary_changes};
+use super::stored_changes::{List, StoredChanges};
+use super::{Ignores, Scope, Side, ignore, judge_with, summary_changes};
 
 /// What a policy needs to know of one pair: per level and direction, the worst verdict
 /// and how many changes warn (hazard or lossy), over the changes that count (not ignored,
@@ -53,6 +54,40 @@ impl PairSummary {
     }
 }
 
+/// The changes of a sorted list that a policy's first violation can be, whatever the
+/// policy, level, directions and strictness: the first change (not ignored) with each
+/// severity above safe in each level and direction, and the first change other than a
+/// comment (what DENY_ALL objects to), in the list's order. A first violation is the first
+/// change, in the list's order, of the worst severity the policy's cells reach, so it is
+/// always one of these.
+pub fn firsts(changes: &[Change]) -> Vec<Change> {
+    let mut seen = [[[false; 4]; 2]; 3];
+    let mut other = false;
+    changes
+        .iter()
+        .filter(|c| c.ignored.is_none())
+        .filter(|c| {
+            let mut keep = false;
+            if !other && c.rule != RuleId::COMMENT_CHANGED {
+                other = true;
+                keep = true;
+            }
+            for level in Level::ALL {
+                for (d, backward) in [(0, true), (1, false)] {
+                    let s = c.verdict.at(level, backward);
+                    let cell = &mut seen[level.index()][d][s as usize];
+                    if s > Severity::Safe && !*cell {
+                        *cell = true;
+                        keep = true;
+                    }
+                }
+            }
+            keep
+        })
+        .cloned()
+        .collect()
+}
+
 /// Summaries per (old, new) pair of representative versions.
 type PairCache = HashMap<(VersionId, VersionId), PairSummary>;
 
@@ -75,7 +110,7 @@ pub struct Comparer<'p> {
     /// Whether a version's comments hold any `protolapse:ignore` directive.
     directives: Vec<bool>,
     cache: Mutex<PairCache>,
-    /// Lists of [`Comparer::verdict_changes`] per actual pair, when kept.
+    /// Lists of [`Comparer::first_changes`] per actual pair, when kept.
     kept: Option<Mutex<KeptChanges>>,
     /// The full lists [`Comparer::changes_many`] computed (shared with its caller): a
     /// policy's first violation against an adjacent version is read from them, not judged
@@ -83,6 +118,8 @@ pub struct Comparer<'p> {
     full: Mutex<KeptChanges>,
     /// The summaries kept between runs (None when the on-disk cache is off).
     stored: Option<Stored>,
+    /// The change lists kept between runs (None when the on-disk cache is off).
+    stored_changes: Option<StoredChanges>,
 }
 
 impl Drop for Comparer<'_> {
@@ -138,9 +175,11 @@ impl<'p> Comparer<'p> {
             None => representative,
         };
         let stored = Stored::open(&scope, &ignores);
+        let stored_changes = StoredChanges::open(&scope, &ignores, versions.len());
         Comparer {
             versions,
             stored,
+            stored_changes,
             scope,
             ignores,
             representative,
@@ -167,36 +206,59 @@ impl<'p> Comparer<'p> {
     /// Every change from `old` to `new`, with ignores applied; None when either did not
     /// compile.
     pub fn changes(&self, old: VersionId, new: VersionId) -> Option<Vec<Change>> {
-        Some(judge(
-            &self.side(old)?,
-            &self.side(new)?,
-            &self.scope,
-            &self.ignores,
-        ))
+        self.judged(old, new, List::Full)
+    }
+
+    /// The list of a pair (see [`List`]), read from the on-disk cache when a run before this
+    /// one judged the same pair, else judged (and kept for the next run).
+    fn judged(&self, old: VersionId, new: VersionId, list: List) -> Option<Vec<Change>> {
+        let (a, b) = (self.side(old)?, self.side(new)?);
+        let judge = || {
+            let changes = judge_with(&a, &b, &self.scope, &self.ignores, list == List::Full);
+            match list {
+                List::Firsts => firsts(&changes),
+                List::Full | List::Verdicts => changes,
+            }
+        };
+        let Some(stored) = &self.stored_changes else {
+            return Some(judge());
+        };
+        let key = stored.key(list, &a, &b);
+        if let Some(changes) = stored.get(&key) {
+            return Some(changes);
+        }
+        let changes = judge();
+        stored.put(&key, &changes);
+        Some(changes)
     }
 
     /// [`Comparer::changes`] without COMMENT_CHANGED (its verdict is safe at every level, so
-    /// no policy objects to it): what the policies list, without comparing every comment.
+    /// no policy objects to it): what a policy lists against one pair (`check`'s gate).
     pub fn verdict_changes(&self, old: VersionId, new: VersionId) -> Option<Arc<Vec<Change>>> {
-        let kept = self.kept.as_ref();
-        if let Some(c) = kept.and_then(|k| lock(k).get(&(old, new)).cloned()) {
-            return Some(c);
-        }
-        let full = lock(&self.full).get(&(old, new)).cloned();
-        let changes = Arc::new(match full {
+        let changes = match lock(&self.full).get(&(old, new)).cloned() {
             // The same list without its comments (which judging leaves in place).
             Some(all) => all
                 .iter()
                 .filter(|c| c.rule != RuleId::COMMENT_CHANGED)
                 .cloned()
                 .collect(),
-            None => judge_with(
-                &self.side(old)?,
-                &self.side(new)?,
-                &self.scope,
-                &self.ignores,
-                false,
-            ),
+            None => self.judged(old, new, List::Verdicts)?,
+        };
+        Some(Arc::new(changes))
+    }
+
+    /// The changes of `old` -> `new` that any policy's first violation can be (see
+    /// [`firsts`]), in the list's order: what a failing version names in a history's
+    /// policy results, a handful of changes where the pair may have thousands.
+    pub fn first_changes(&self, old: VersionId, new: VersionId) -> Option<Arc<Vec<Change>>> {
+        let kept = self.kept.as_ref();
+        if let Some(c) = kept.and_then(|k| lock(k).get(&(old, new)).cloned()) {
+            return Some(c);
+        }
+        let full = lock(&self.full).get(&(old, new)).cloned();
+        let changes = Arc::new(match full {
+            Some(all) => firsts(&all),
+            None => self.judged(old, new, List::Firsts)?,
         });
         if let Some(k) = kept {
             lock(k).insert((old, new), changes.clone());
@@ -204,7 +266,7 @@ impl<'p> Comparer<'p> {
         Some(changes)
     }
 
-    /// Keeps the lists [`Comparer::verdict_changes`] computes, for callers that ask for one
+    /// Keeps the lists [`Comparer::first_changes`] computes, for callers that ask for one
     /// pair under several policies (the terminal UI's policy matrix); a headless command asks
     /// once per pair and keeps nothing.
     pub fn keeping_verdicts(mut self) -> Self {

@@ -13,6 +13,7 @@ mod comparer;
 pub mod ignore;
 mod scope;
 mod stored;
+mod stored_changes;
 
 use serde::Serialize;
 
@@ -21,10 +22,11 @@ use crate::load::Loaded;
 use crate::rules::{self, Change, RuleId, Severity};
 use crate::schema::Schema;
 
-pub use comparer::{Comparer, PairSummary};
+pub use comparer::{Comparer, PairSummary, firsts};
 pub use ignore::{IgnoreRule, Ignores};
 pub use scope::{Scope, ScopeError};
 pub use stored::counts as stored_summaries;
+pub use stored_changes::counts as stored_changes;
 
 /// One side of a comparison: a version that has a schema (it compiled, fully or in part).
 #[derive(Clone, Copy)]

@@ -132,7 +132,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn severity(b: u8) -> Option<Severity> {
+pub(super) fn severity(b: u8) -> Option<Severity> {
     [
         Severity::Safe,
         Severity::Hazard,
@@ -143,7 +143,7 @@ fn severity(b: u8) -> Option<Severity> {
     .copied()
 }
 
-fn severity_byte(s: Severity) -> u8 {
+pub(super) fn severity_byte(s: Severity) -> u8 {
     match s {
         Severity::Safe => 0,
         Severity::Hazard => 1,

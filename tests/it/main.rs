@@ -34,6 +34,7 @@ mod prove;
 mod rule_fixtures;
 mod rules;
 mod rules_enum_retyped;
+mod stored_changes;
 mod stored_summaries;
 mod transitive;
 mod ui;

@@ -32,6 +32,8 @@ pub enum Kind {
     /// What the policies need of pairs of versions (`judge::PairSummary`), by the pair's
     /// compiled contents, for one scope and one set of ignores.
     Summaries,
+    /// The changes of one pair of versions (`judge`), by everything the list depends on.
+    Changes,
 }
 
 impl Kind {
@@ -41,6 +43,7 @@ impl Kind {
             Kind::Part => 2,
             Kind::Set => 3,
             Kind::Summaries => 4,
+            Kind::Changes => 5,
         }
     }
 
@@ -50,6 +53,7 @@ impl Kind {
             Kind::Part => "part",
             Kind::Set => "set",
             Kind::Summaries => "sum",
+            Kind::Changes => "chg",
         }
     }
 }

@@ -1,0 +1,152 @@
+//! Change lists kept between runs (`judge::stored_changes`): a warm `log` prints what its
+//! cold and uncached runs print; the lists it reads are the ones it shows (a forged entry
+//! shows up in the output, so the test would fail if they were judged again); a corrupt
+//! entry is dropped and judged again; a pair that differs only in its comments is never
+//! served another pair's list.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::cache::history;
+use crate::common::{Repo, proto, run_env};
+
+const LOG: &[&str] = &["log", "--format", "json"];
+/// An entry's header: magic (16), format (4), kind (1), key (32), length (8), SHA-256 (32).
+const HEADER: usize = 16 + 4 + 1 + 32 + 8 + 32;
+
+fn log(repo: &Path, dir: Option<&Path>) -> (i32, String, String) {
+    match dir {
+        Some(d) => run_env(LOG, repo, &[("PROTOLAPSE_CACHE_DIR", d.as_os_str())]),
+        None => run_env(
+            &[LOG, &["--no-cache"]].concat(),
+            repo,
+            &[] as &[(&str, &OsStr)],
+        ),
+    }
+}
+
+/// The store's change-list entries.
+fn lists(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir.join("entries"))
+        .unwrap()
+        .flatten()
+        .map(|f| f.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "chg"))
+        .collect()
+}
+
+/// A change as the store lays it out (postcard).
+#[derive(Serialize)]
+struct Row<'a> {
+    rule: u16,
+    element: &'a str,
+    number: Option<i64>,
+    old: Option<&'a str>,
+    new: Option<&'a str>,
+    old_location: Option<&'a str>,
+    new_location: Option<&'a str>,
+    verdict: [u8; 6],
+    message: &'a str,
+    ignored: Option<&'a str>,
+    not_judged: bool,
+}
+
+#[test]
+fn warm_logs_read_the_lists_cold_runs_kept() {
+    let r = history();
+    let dir = tempfile::tempdir().unwrap();
+    let uncached = log(r.path(), None);
+    let cold = log(r.path(), Some(dir.path()));
+    let kept = lists(dir.path());
+    assert!(
+        kept.len() >= 4,
+        "one list per adjacent pair: {}",
+        kept.len()
+    );
+    let warm = log(r.path(), Some(dir.path()));
+    assert_eq!(cold, uncached);
+    assert_eq!(warm, uncached);
+
+    // Forge every list: one change no rule would find, sealed as the store seals it. The
+    // next run shows it: it read the lists.
+    let forged = postcard::to_stdvec(&vec![Row {
+        rule: 0,
+        element: "forged.Element",
+        number: Some(7),
+        old: None,
+        new: None,
+        old_location: None,
+        new_location: None,
+        verdict: [3, 3, 0, 0, 1, 3],
+        message: "forged by the test",
+        ignored: None,
+        not_judged: false,
+    }])
+    .unwrap();
+    for path in &kept {
+        let bytes = std::fs::read(path).unwrap();
+        let mut sealed = bytes[..HEADER - 40].to_vec();
+        sealed.extend_from_slice(&(forged.len() as u64).to_le_bytes());
+        sealed.extend_from_slice(&Sha256::digest(&forged));
+        sealed.extend_from_slice(&forged);
+        std::fs::write(path, &sealed).unwrap();
+    }
+    let read = log(r.path(), Some(dir.path()));
+    let counts = |json: &str| -> Vec<(u64, u64)> {
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        v["versions"].as_array().unwrap()[1..]
+            .iter()
+            .map(|v| {
+                let c = &v["changes"];
+                (c["breaking"].as_u64().unwrap(), c["safe"].as_u64().unwrap())
+            })
+            .collect()
+    };
+    assert_ne!(counts(&uncached.1), counts(&read.1));
+    assert!(
+        counts(&read.1).iter().all(|c| *c == (1, 0)),
+        "each pair shows the one forged breaking change: {:?}",
+        counts(&read.1)
+    );
+
+    // A corrupt entry is not trusted: dropped, judged again, written again.
+    for path in &kept {
+        let mut spoiled = std::fs::read(path).unwrap();
+        if let Some(last) = spoiled.last_mut() {
+            *last ^= 1;
+        }
+        std::fs::write(path, &spoiled).unwrap();
+    }
+    assert_eq!(log(r.path(), Some(dir.path())), uncached);
+    assert_eq!(log(r.path(), Some(dir.path())), uncached);
+}
+
+/// Two repositories whose versions have the same names and the same compiled contents, and
+/// differ only in one comment, which in the second holds an inline ignore: the second, run
+/// on the first's cache, prints what it prints uncached (a list is keyed by the docs, not
+/// just the fingerprint).
+#[test]
+fn a_pair_differing_only_in_comments_is_judged_for_itself() {
+    let repo = |comment: &str| {
+        let mut r = Repo::new();
+        r.write("a.proto", &proto("p", "message M { int32 a = 1; }"));
+        r.commit("one");
+        r.tag("v1.0.0");
+        let body = format!("message M {{\n  int64 a = 1; // {comment}\n}}");
+        r.write("a.proto", &proto("p", &body));
+        r.commit("two");
+        r.tag("v2.0.0");
+        r
+    };
+    let first = repo("widened");
+    let second = repo("protolapse:ignore FIELD_TYPE_CHANGED all readers are 64-bit");
+    let dir = tempfile::tempdir().unwrap();
+    let one = log(first.path(), Some(dir.path()));
+    let two = log(second.path(), Some(dir.path()));
+    assert_eq!(two, log(second.path(), None));
+    assert_eq!(one, log(first.path(), None));
+    assert_ne!(one.1, two.1, "the directive changes the counts");
+}
