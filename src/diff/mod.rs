@@ -16,6 +16,7 @@ pub mod members;
 mod structural;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::Arc;
 
 use crate::schema::graph::{Edge, Via, out_edges};
 use crate::schema::model::{Content, Enum, Extension, File, Message, Service};
@@ -61,24 +62,29 @@ fn own_file(c: &Content, file: &str) -> bool {
 /// through their map fields), then pairs a removed and an added type of the same shape as
 /// one renamed type.
 pub fn pair_whole<'a>(old: &'a Content, new: &'a Content) -> Pairing<'a> {
-    fn by_name<'a, T>(
-        a: &'a BTreeMap<String, T>,
-        b: &'a BTreeMap<String, T>,
+    // `V` is the declaration itself or its shared `Arc`.
+    fn by_name<'a, T, V: std::borrow::Borrow<T>>(
+        a: &'a BTreeMap<String, V>,
+        b: &'a BTreeMap<String, V>,
         keep: impl Fn(&Content, &T) -> bool,
         ca: &Content,
         cb: &Content,
     ) -> Vec<Pair<'a, T>> {
         let names: BTreeSet<&String> = a
             .iter()
-            .filter(|(_, v)| keep(ca, v))
+            .filter(|(_, v)| keep(ca, (*v).borrow()))
             .map(|(k, _)| k)
-            .chain(b.iter().filter(|(_, v)| keep(cb, v)).map(|(k, _)| k))
+            .chain(
+                b.iter()
+                    .filter(|(_, v)| keep(cb, (*v).borrow()))
+                    .map(|(k, _)| k),
+            )
             .collect();
         names
             .into_iter()
             .map(|n| Pair {
-                old: a.get(n).filter(|v| keep(ca, v)),
-                new: b.get(n).filter(|v| keep(cb, v)),
+                old: a.get(n).map(V::borrow).filter(|v| keep(ca, v)),
+                new: b.get(n).map(V::borrow).filter(|v| keep(cb, v)),
             })
             .collect()
     }
@@ -346,8 +352,8 @@ fn exists(c: &Content, name: &str) -> bool {
 fn push_pair<'a>(p: &mut Pairing<'a>, a: Option<&str>, b: Option<&str>) {
     let (old, new) = (p.old, p.new);
     let m = Pair {
-        old: a.and_then(|n| old.messages.get(n)),
-        new: b.and_then(|n| new.messages.get(n)),
+        old: a.and_then(|n| old.messages.get(n)).map(Arc::as_ref),
+        new: b.and_then(|n| new.messages.get(n)).map(Arc::as_ref),
     };
     if m.old.is_some() || m.new.is_some() {
         // A map entry is compared through its field; but a message changed into or out of
@@ -358,16 +364,16 @@ fn push_pair<'a>(p: &mut Pairing<'a>, a: Option<&str>, b: Option<&str>) {
         return;
     }
     let e = Pair {
-        old: a.and_then(|n| old.enums.get(n)),
-        new: b.and_then(|n| new.enums.get(n)),
+        old: a.and_then(|n| old.enums.get(n)).map(Arc::as_ref),
+        new: b.and_then(|n| new.enums.get(n)).map(Arc::as_ref),
     };
     if e.old.is_some() || e.new.is_some() {
         p.enums.push(e);
         return;
     }
     let s = Pair {
-        old: a.and_then(|n| old.services.get(n)),
-        new: b.and_then(|n| new.services.get(n)),
+        old: a.and_then(|n| old.services.get(n)).map(Arc::as_ref),
+        new: b.and_then(|n| new.services.get(n)).map(Arc::as_ref),
     };
     if s.old.is_some() || s.new.is_some() {
         p.services.push(s);

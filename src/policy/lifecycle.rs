@@ -3,6 +3,7 @@
 //! reserved. Rows are numbers; a row keeps every name the number had.
 
 use serde::Serialize;
+use std::sync::Arc;
 
 use crate::diff::pair_one;
 use crate::load::Loaded;
@@ -265,7 +266,7 @@ pub fn lifecycle(versions: &[Loaded], name: &str) -> Lifecycle {
             let c = &v.compiled.schema.content;
             match kind {
                 Kind::Message => c.messages.get(name).map(|m| numbers_of_message(c, m)),
-                Kind::Enum => c.enums.get(name).map(numbers_of_enum),
+                Kind::Enum => c.enums.get(name).map(Arc::as_ref).map(numbers_of_enum),
             }
         })
         .collect();

@@ -4,6 +4,7 @@
 
 use crate::schema::Schema;
 use crate::schema::model::{Enum, Message};
+use std::sync::Arc;
 
 /// A version's messages and enums, and the wrapper when there is one.
 pub struct Types<'a> {
@@ -22,11 +23,11 @@ impl<'a> Types<'a> {
     pub fn message(&self, name: &str) -> Option<&Message> {
         match &self.wrapper {
             Some(w) if w.full_name == name => Some(w),
-            _ => self.schema.content.messages.get(name),
+            _ => self.schema.content.messages.get(name).map(Arc::as_ref),
         }
     }
 
     pub fn enum_(&self, name: &str) -> Option<&Enum> {
-        self.schema.content.enums.get(name)
+        self.schema.content.enums.get(name).map(Arc::as_ref)
     }
 }

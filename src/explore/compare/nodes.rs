@@ -2,6 +2,7 @@
 //! each change to the node it concerns.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use crate::rules::{Change, Severity};
 use crate::schema::graph::type_text;
@@ -60,8 +61,8 @@ fn paired_children<'a>(
 ) -> BTreeMap<Step, (Option<Item<'a>>, Option<Item<'a>>)> {
     let mut merged: BTreeMap<Step, (Option<Item<'a>>, Option<Item<'a>>)> = BTreeMap::new();
     let (om, nm) = (
-        ot.and_then(|t| old.messages.get(t)),
-        nt.and_then(|t| new.messages.get(t)),
+        ot.and_then(|t| old.messages.get(t)).map(Arc::as_ref),
+        nt.and_then(|t| new.messages.get(t)).map(Arc::as_ref),
     );
     for s in members::fields(om, nm).slots {
         merged.insert(
@@ -85,8 +86,8 @@ fn paired_children<'a>(
         }
     }
     let (oe, ne) = (
-        ot.and_then(|t| old.enums.get(t)),
-        nt.and_then(|t| new.enums.get(t)),
+        ot.and_then(|t| old.enums.get(t)).map(Arc::as_ref),
+        nt.and_then(|t| new.enums.get(t)).map(Arc::as_ref),
     );
     for s in members::values(oe, ne).slots {
         merged.insert(
@@ -95,8 +96,8 @@ fn paired_children<'a>(
         );
     }
     let (os, ns) = (
-        ot.and_then(|t| old.services.get(t)),
-        nt.and_then(|t| new.services.get(t)),
+        ot.and_then(|t| old.services.get(t)).map(Arc::as_ref),
+        nt.and_then(|t| new.services.get(t)).map(Arc::as_ref),
     );
     for s in members::methods(os, ns) {
         merged.insert(
@@ -143,8 +144,9 @@ impl Builder<'_> {
         let decl_of = |c: &Content| {
             c.messages
                 .get(root)
+                .map(Arc::as_ref)
                 .map(decl::message)
-                .or_else(|| c.services.get(root).map(decl::service))
+                .or_else(|| c.services.get(root).map(Arc::as_ref).map(decl::service))
         };
         Node {
             kind,

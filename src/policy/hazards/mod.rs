@@ -16,6 +16,7 @@ mod dependencies;
 mod numbers;
 mod walk;
 
+use std::sync::Arc;
 pub use walk::find;
 
 use numbers::{step, type_key};
@@ -199,7 +200,10 @@ impl Container<'_> {
 }
 
 fn own_messages(c: &Content) -> impl Iterator<Item = &Message> {
-    c.messages.values().filter(|m| own_message(c, m))
+    c.messages
+        .values()
+        .map(Arc::as_ref)
+        .filter(|m| own_message(c, m))
 }
 
 /// A message of the repository's own (not a map entry, not from an external file).
@@ -208,7 +212,7 @@ fn own_message(c: &Content, m: &Message) -> bool {
 }
 
 fn own_enums(c: &Content) -> impl Iterator<Item = &Enum> {
-    c.enums.values().filter(|e| own_enum(c, e))
+    c.enums.values().map(Arc::as_ref).filter(|e| own_enum(c, e))
 }
 
 fn own_enum(c: &Content, e: &Enum) -> bool {

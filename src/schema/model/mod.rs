@@ -5,6 +5,7 @@
 //! comments) are kept apart, so that "the same content" is plain equality of [`Content`].
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -27,9 +28,12 @@ pub struct Schema {
 #[derive(Debug, Clone, Serialize, Default, PartialEq, Eq)]
 pub struct Content {
     pub files: BTreeMap<String, File>,
-    pub messages: BTreeMap<String, Message>,
-    pub enums: BTreeMap<String, Enum>,
-    pub services: BTreeMap<String, Service>,
+    /// Declarations are shared (`Arc`) between the versions whose files declare them alike
+    /// (a set put together from its files' cached parts), so a version costs the maps, not
+    /// a copy of every declaration, and comparing an unchanged one is a pointer compare.
+    pub messages: BTreeMap<String, Arc<Message>>,
+    pub enums: BTreeMap<String, Arc<Enum>>,
+    pub services: BTreeMap<String, Arc<Service>>,
     /// Fields declared in `extend` blocks: extended message -> number -> extension. A pool
     /// holds at most one extension per (extendee, number).
     pub extensions: BTreeMap<String, BTreeMap<u32, Extension>>,
@@ -349,7 +353,7 @@ impl Schema {
 
     /// Messages declared in the repository's files, map entries excluded.
     pub fn own_messages(&self) -> impl Iterator<Item = &Message> {
-        self.content.messages.values().filter(|m| {
+        self.content.messages.values().map(Arc::as_ref).filter(|m| {
             !m.map_entry && self.content.files.get(&m.file).is_some_and(|f| !f.external)
         })
     }

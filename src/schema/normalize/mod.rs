@@ -107,7 +107,10 @@ pub fn normalize(
     // then full, where inserting one message at a time left them a third empty (with the
     // pool still there, that was a tenth of a 10 MB file's peak).
     drop(pool);
-    schema.content.messages = messages.into_iter().collect();
+    schema.content.messages = messages
+        .into_iter()
+        .map(|(k, m)| (k, Arc::new(m)))
+        .collect();
     (schema, digests)
 }
 
@@ -276,7 +279,7 @@ impl Ctx<'_> {
         );
         self.schema.content.enums.insert(
             e.full_name().to_string(),
-            Enum {
+            Arc::new(Enum {
                 full_name: e.full_name().to_string(),
                 name: e.name().to_string(),
                 file: self.file.clone(),
@@ -295,7 +298,7 @@ impl Ctx<'_> {
                 } else {
                     Options::new()
                 },
-            },
+            }),
         );
     }
 
@@ -323,7 +326,7 @@ impl Ctx<'_> {
         let proto = s.service_descriptor_proto();
         self.schema.content.services.insert(
             s.full_name().to_string(),
-            Service {
+            Arc::new(Service {
                 full_name: s.full_name().to_string(),
                 name: s.name().to_string(),
                 file: self.file.clone(),
@@ -333,7 +336,7 @@ impl Ctx<'_> {
                 } else {
                     Options::new()
                 },
-            },
+            }),
         );
     }
 }

@@ -13,9 +13,9 @@ use super::super::Compiled;
 #[derive(Debug, Serialize, Deserialize)]
 pub(super) struct Part {
     pub(super) file: File,
-    pub(super) messages: Vec<Message>,
-    pub(super) enums: Vec<Enum>,
-    pub(super) services: Vec<Service>,
+    pub(super) messages: Vec<Arc<Message>>,
+    pub(super) enums: Vec<Arc<Enum>>,
+    pub(super) services: Vec<Arc<Service>>,
     pub(super) extensions: Vec<Extension>,
     pub(super) docs: Option<Arc<FileDocs>>,
     pub(super) digest: [u8; 32],
@@ -164,12 +164,24 @@ mod tests {
             let back: Part = postcard::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(&back.file, part.file, "{name}");
             assert!(
-                back.messages.iter().eq(part.messages.iter().copied()),
+                back.messages
+                    .iter()
+                    .map(|m| &**m)
+                    .eq(part.messages.iter().copied()),
                 "{name}"
             );
-            assert!(back.enums.iter().eq(part.enums.iter().copied()), "{name}");
             assert!(
-                back.services.iter().eq(part.services.iter().copied()),
+                back.enums
+                    .iter()
+                    .map(|e| &**e)
+                    .eq(part.enums.iter().copied()),
+                "{name}"
+            );
+            assert!(
+                back.services
+                    .iter()
+                    .map(|s| &**s)
+                    .eq(part.services.iter().copied()),
                 "{name}"
             );
             assert!(
