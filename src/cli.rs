@@ -103,6 +103,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
                 &settings,
                 format == LogFormat::Json,
             )?)?;
+            opened.leave();
         }
         Command::Check {
             repo,
@@ -138,6 +139,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
                 prove.samples(),
             )?;
             print(&commands::paint::check(&text, text_out && colour))?;
+            opened.leave();
             return Ok(pass);
         }
         Command::Blame { args, format } => {
@@ -151,6 +153,7 @@ fn dispatch(cli: Cli) -> Result<bool> {
             };
             let opened = commands::open(&g.source(repo.as_deref())?, false)?;
             print(&commands::blame(&opened, &name, format == LogFormat::Json)?)?;
+            opened.leave();
         }
         Command::Graph { repo, at, format } => {
             let source = g.source(repo.as_deref())?;

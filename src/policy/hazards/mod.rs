@@ -170,9 +170,10 @@ struct Container<'a> {
     names: BTreeMap<&'a str, NameTrack>,
     /// Reservations in the last version that had the container.
     reserved: Option<Reserved<'a>>,
-    /// The declaration last walked: an equal one changes nothing but the reservations' date.
-    last_message: Option<&'a Message>,
-    last_enum: Option<&'a Enum>,
+    /// The declaration last walked: an equal one changes nothing but the reservations' date
+    /// (the same shared declaration compares by pointer).
+    last_message: Option<&'a Arc<Message>>,
+    last_enum: Option<&'a Arc<Enum>>,
     last_extensions: Option<&'a BTreeMap<u32, Extension>>,
 }
 

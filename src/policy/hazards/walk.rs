@@ -124,17 +124,25 @@ fn type_story<'a>(
 ) -> Vec<Placed<'a>> {
     let mut c = Container::default();
     let mut placed = Vec::new();
+    // Whether the content of the run of unchanged versions being walked holds `name` (looked
+    // up once per run, not once per version).
+    let mut held: Option<bool> = None;
     for (i, v) in versions.iter().enumerate() {
         let Some((content, unchanged)) = content_of(v) else {
+            held = None;
             continue;
         };
         if unchanged {
             // Nothing can show here, but what is still there was held here too.
-            if content.messages.contains_key(name) || content.enums.contains_key(name) {
+            let h = *held.get_or_insert_with(|| {
+                content.messages.contains_key(name) || content.enums.contains_key(name)
+            });
+            if h {
                 c.seen_again(i);
             }
             continue;
         }
+        held = None;
         if !in_scope(i, name) {
             continue;
         }
@@ -173,16 +181,20 @@ fn extension_story<'a>(
 ) -> Vec<Placed<'a>> {
     let mut c = Container::default();
     let mut placed = Vec::new();
+    // As in `type_story`: one look-up per run of unchanged versions.
+    let mut held: Option<bool> = None;
     for (i, v) in versions.iter().enumerate() {
         let Some((content, unchanged)) = content_of(v) else {
+            held = None;
             continue;
         };
         if unchanged {
-            if content.extensions.contains_key(extendee) {
+            if *held.get_or_insert_with(|| content.extensions.contains_key(extendee)) {
                 c.seen_again(i);
             }
             continue;
         }
+        held = None;
         let mut out = Vec::new();
         // The extensions of each message, own or not (custom options extend
         // descriptor.proto's messages): their numbers can be reused too.
