@@ -1,14 +1,18 @@
 //! Google's `protoc`, for what protox cannot read (editions files, and the files that import
 //! them). protoc reads sources from disk only: each unit (one file and its import closure) is
-//! written from the version's text to a fresh temporary folder — never into the repository —
-//! and compiled there to a descriptor set. Which protoc: `PROTOC` from the environment, else
+//! laid out from the version's text in a fresh temporary folder — never into the repository —
+//! and compiled there to a descriptor set. Each distinct text is written once per load
+//! ([`Texts`]) and linked into the folders of the calls that read it: a history's hundreds
+//! of calls created and deleted thousands of files, and the file system's inode allocator
+//! slowed every later creation down (a fifth of a cold protobuf load's CPU). Which protoc: `PROTOC` from the environment, else
 //! the one the `protoc-bin-vendored` crate ships for this platform (its path is recorded at
 //! build time and checked before use).
 
+use std::collections::HashMap;
 use std::io::Read as _;
 use std::path::{Component, Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use super::diagnostic::Diagnostic;
@@ -105,10 +109,73 @@ fn find(from_env: Option<PathBuf>) -> Result<Protoc, String> {
     })
 }
 
+/// The texts protoc reads, each written once to a temporary folder that lives as long as
+/// this value (one load): a call's folder links to them instead of writing its own copies.
+#[derive(Default)]
+pub struct Texts {
+    dir: OnceLock<Result<tempfile::TempDir, String>>,
+    /// The file of each text, by SHA-256 of (path, text); written by whoever asks first.
+    written: Mutex<HashMap<[u8; 32], TextFile>>,
+}
+
+/// Where one text was written, once (or why it could not be).
+type TextFile = Arc<OnceLock<Result<PathBuf, String>>>;
+
+impl Texts {
+    fn dir(&self) -> Result<&Path, String> {
+        self.dir
+            .get_or_init(|| {
+                tempfile::Builder::new()
+                    .prefix("protolapse-texts-")
+                    .tempdir()
+                    .map_err(|e| format!("cannot create a temporary folder for protoc: {e}"))
+            })
+            .as_ref()
+            .map(tempfile::TempDir::path)
+            .map_err(Clone::clone)
+    }
+
+    /// The file holding `text` (the text of import path `path`), written the first time.
+    fn file(&self, path: &str, text: &str) -> Result<PathBuf, String> {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update((path.len() as u64).to_le_bytes());
+        h.update(path.as_bytes());
+        h.update(text.as_bytes());
+        let key: [u8; 32] = h.finalize().into();
+        let cell = self
+            .written
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(key)
+            .or_default()
+            .clone();
+        cell.get_or_init(|| {
+            let name: String = key.iter().map(|b| format!("{b:02x}")).collect();
+            let at = self.dir()?.join(name);
+            std::fs::write(&at, text)
+                .map_err(|e| format!("cannot write `{path}` for protoc: {e}"))?;
+            Ok(at)
+        })
+        .clone()
+    }
+
+    /// Puts the text of `path` at `at`: a link to its one copy, or a copy where links fail.
+    fn place(&self, path: &str, text: &str, at: &Path) -> Result<(), String> {
+        if let Ok(file) = self.file(path, text)
+            && std::fs::hard_link(&file, at).is_ok()
+        {
+            return Ok(());
+        }
+        std::fs::write(at, text).map_err(|e| format!("cannot write `{path}` for protoc: {e}"))
+    }
+}
+
 /// Compiles `targets` with the files of their import closures (`(import path, text)`,
 /// targets included) to a serialized `FileDescriptorSet` (imports included, dependencies
 /// first, with source info), or the diagnostics protoc printed.
 pub fn compile_unit(
+    texts: &Texts,
     protoc: &Protoc,
     targets: &[&str],
     files: &[(&str, &str)],
@@ -138,8 +205,7 @@ pub fn compile_unit(
             std::fs::create_dir_all(parent)
                 .map_err(|e| fail(format!("cannot write `{path}` for protoc: {e}")))?;
         }
-        std::fs::write(&at, text)
-            .map_err(|e| fail(format!("cannot write `{path}` for protoc: {e}")))?;
+        texts.place(path, text, &at).map_err(fail)?;
     }
     let out = dir.path().join("out.binpb");
     let mut cmd = Command::new(&protoc.program);
@@ -294,9 +360,43 @@ mod tests {
     fn a_missing_protoc_is_named_with_the_way_out() {
         let found = find(Some(PathBuf::from("/nonexistent/protoc"))).unwrap();
         assert_eq!((found.source, found.major), ("PROTOC", 0));
-        let e =
-            compile_unit(&found, &["a.proto"], &[("a.proto", "edition = \"2023\";")]).unwrap_err();
+        let e = compile_unit(
+            &Texts::default(),
+            &found,
+            &["a.proto"],
+            &[("a.proto", "edition = \"2023\";")],
+        )
+        .unwrap_err();
         assert!(e[0].message.contains("PROTOC"), "{e:?}");
+    }
+
+    /// Two calls that read the same texts write each once, and compile alike; another text
+    /// of one path is a file of its own; the folder goes with the value.
+    #[test]
+    fn each_text_is_written_once_for_every_call() {
+        let protoc = locate().expect("the vendored protoc");
+        let a = "edition = \"2023\";\npackage p;\nimport \"b.proto\";\nmessage A { B b = 1; }\n";
+        let b = "edition = \"2023\";\npackage p;\nmessage B { int32 n = 1; }\n";
+        let texts = Texts::default();
+        let files = [("a.proto", a), ("b.proto", b)];
+        let first = compile_unit(&texts, protoc, &["a.proto"], &files).unwrap();
+        let second = compile_unit(&texts, protoc, &["a.proto"], &files).unwrap();
+        assert_eq!(first, second);
+        let written = |t: &Texts| t.written.lock().unwrap().len();
+        assert_eq!(written(&texts), 2);
+        let b2 = b.replace("int32", "int64");
+        let third = compile_unit(
+            &texts,
+            protoc,
+            &["a.proto"],
+            &[("a.proto", a), ("b.proto", &b2)],
+        );
+        assert_ne!(third.unwrap(), first);
+        assert_eq!(written(&texts), 3);
+        let dir = texts.dir().unwrap().to_path_buf();
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
+        drop(texts);
+        assert!(!dir.exists());
     }
 }
 

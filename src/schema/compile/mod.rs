@@ -125,6 +125,8 @@ pub struct Cache {
     units: HashMap<UnitKey, Unit>,
     /// Files (path, blob) protoc rejected: units holding one run alone.
     rejected: HashSet<(String, String)>,
+    /// The texts protoc reads, written once for the whole history.
+    texts: super::protoc::Texts,
     fingerprints: Memo,
     /// How many more versions read each planned (path, blob) (see [`Cache::plan`]): a parse
     /// no later version reads is dropped as soon as its file set is gathered.

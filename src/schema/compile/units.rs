@@ -115,6 +115,7 @@ impl<'a> Target<'a> {
 /// once), each unit cut out of its call's output afterwards; a call that fails is split and
 /// retried, so one broken file never takes the others down with it.
 pub(super) fn compile(
+    texts: &protoc::Texts,
     units: &mut HashMap<UnitKey, Unit>,
     bad: &mut HashSet<(String, String)>,
     targets: &[&Target<'_>],
@@ -140,7 +141,7 @@ pub(super) fn compile(
             calls.extend(alone.into_iter().map(|t| vec![t]));
             calls
                 .par_iter()
-                .flat_map_iter(|chunk| run_batch(protoc, chunk))
+                .flat_map_iter(|chunk| run_batch(texts, protoc, chunk))
                 .collect()
         }
         Err(why) => todo
@@ -192,12 +193,16 @@ fn one_text_per_path<'t, 'a>(targets: Vec<&'t Target<'a>>) -> Vec<Vec<&'t Target
 /// failure, the units that hold a file protoc named run alone and the rest together again
 /// (halves when protoc named nothing useful). A loop over a work list, not recursion: the
 /// number of calls is bounded by the units, the depth by nothing.
-fn run_batch(protoc: &protoc::Protoc, chunk: &[&Target<'_>]) -> Vec<(UnitKey, Unit)> {
+fn run_batch(
+    texts: &protoc::Texts,
+    protoc: &protoc::Protoc,
+    chunk: &[&Target<'_>],
+) -> Vec<(UnitKey, Unit)> {
     let mut out = Vec::with_capacity(chunk.len());
     let mut work: Vec<Vec<&Target<'_>>> = vec![chunk.to_vec()];
     while let Some(group) = work.pop() {
         if let [single] = group.as_slice() {
-            let unit = run_unit(protoc, &[single.path], &single.sources)
+            let unit = run_unit(texts, protoc, &[single.path], &single.sources)
                 .and_then(|mut outs| outs.pop().ok_or_else(Vec::new));
             out.push((single.key.clone(), Arc::new(unit)));
             continue;
@@ -210,7 +215,7 @@ fn run_batch(protoc: &protoc::Protoc, chunk: &[&Target<'_>]) -> Vec<(UnitKey, Un
         sources.dedup_by_key(|(p, _)| *p);
         let written: HashSet<&str> = sources.iter().map(|(p, _)| *p).collect();
         let paths: Vec<&str> = group.iter().map(|t| t.path).collect();
-        let errors = match run_unit(protoc, &paths, &sources) {
+        let errors = match run_unit(texts, protoc, &paths, &sources) {
             Ok(outs) if outs.len() == group.len() => {
                 for (t, unit) in group.iter().zip(outs) {
                     // A unit that used a file of another unit's closure (an import the
@@ -353,12 +358,13 @@ pub(super) fn closure<'d>(
 /// Runs protoc on `targets` (with `sources`, their import closures) and rewrites its
 /// output for prost-reflect; one unit per target, in the order given.
 fn run_unit(
+    texts: &protoc::Texts,
     protoc: &protoc::Protoc,
     targets: &[&str],
     sources: &[(&str, &str)],
 ) -> Result<Vec<UnitOut>, Vec<Diagnostic>> {
     let first = targets.first().copied().unwrap_or("");
-    let bytes = protoc::compile_unit(protoc, targets, sources)?;
+    let bytes = protoc::compile_unit(texts, protoc, targets, sources)?;
     let fail = |message: String| {
         vec![Diagnostic {
             file: first.to_string(),

@@ -225,8 +225,8 @@ impl Cache {
         let started = Instant::now();
         let targets: Vec<&Target<'_>> =
             prepared.iter().flatten().flat_map(|p| &p.targets).collect();
-        let (units, rejected) = (&mut self.units, &mut self.rejected);
-        let together = guarded(|| units::compile(units, rejected, &targets));
+        let (texts, units, rejected) = (&self.texts, &mut self.units, &mut self.rejected);
+        let together = guarded(|| units::compile(texts, units, rejected, &targets));
         let n = targets.len();
         drop(targets);
         match together {
@@ -240,8 +240,9 @@ impl Cache {
                         continue;
                     };
                     let targets: Vec<&Target<'_>> = set.targets.iter().collect();
-                    let (units, rejected) = (&mut self.units, &mut self.rejected);
-                    match guarded(|| units::compile(units, rejected, &targets)) {
+                    let (texts, units, rejected) =
+                        (&self.texts, &mut self.units, &mut self.rejected);
+                    match guarded(|| units::compile(texts, units, rejected, &targets)) {
                         Ok(compiled) => {
                             self.stats.protoc_units += compiled;
                             self.stats.protoc_reused += targets.len() - compiled;
