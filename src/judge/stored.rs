@@ -58,13 +58,9 @@ impl Stored {
     /// The stored summaries of this scope and these ignores; None when the store is off.
     pub(super) fn open(scope: &Scope, ignores: &Ignores) -> Option<Stored> {
         let store = store::global()?;
-        let mut h = Sha256::new();
-        h.update(b"pair summaries\0");
-        h.update(store::build_id());
-        h.update(format!("{scope:?}\0{:?}", ignores.rules).as_bytes());
         Some(Stored {
             store,
-            key: h.finalize().into(),
+            key: entry_key("pair summaries", scope, ignores),
             read: OnceLock::new(),
             used: Mutex::new(HashMap::new()),
             added: AtomicBool::new(false),
@@ -126,6 +122,17 @@ impl Stored {
         all.sort_unstable_by_key(|(k, _)| *k);
         self.store.put(Kind::Summaries, &self.key, &encode(&all));
     }
+}
+
+/// The key of what the judge keeps of one scope and set of ignores (`what`: which list),
+/// under this build's identity.
+pub(super) fn entry_key(what: &str, scope: &Scope, ignores: &Ignores) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(what.as_bytes());
+    h.update([0]);
+    h.update(store::build_id());
+    h.update(format!("{scope:?}\0{:?}", ignores.rules).as_bytes());
+    h.finalize().into()
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -23,7 +23,7 @@ use crate::rules::{Bump, Change, Directions, RuleId, Source, Verdict};
 use crate::schema::model::FileDocs;
 use crate::schema::store::{self, Kind, Store};
 
-use super::stored::{severity, severity_byte};
+use super::stored::{entry_key, severity, severity_byte};
 use super::{Ignores, Scope, Side};
 
 /// Change lists this process read from the store, and judged and stored (for `bench`).
@@ -62,13 +62,9 @@ impl StoredChanges {
     /// the store is off.
     pub(super) fn open(scope: &Scope, ignores: &Ignores, versions: usize) -> Option<Self> {
         let store = store::global()?;
-        let mut h = Sha256::new();
-        h.update(b"pair changes\0");
-        h.update(store::build_id());
-        h.update(format!("{scope:?}\0{:?}", ignores.rules).as_bytes());
         Some(StoredChanges {
             store,
-            base: h.finalize().into(),
+            base: entry_key("pair changes", scope, ignores),
             sides: (0..versions).map(|_| OnceLock::new()).collect(),
             docs: Mutex::new(HashMap::new()),
         })

@@ -148,3 +148,29 @@ pub fn run_env(
 pub fn proto(package: &str, body: &str) -> String {
     format!("syntax = \"proto3\";\npackage {package};\n\n{body}\n")
 }
+
+/// Runs `args` with the on-disk cache in `dir`, or with `--no-cache` when None.
+pub fn run_cached(args: &[&str], repo: &Path, dir: Option<&Path>) -> (i32, String, String) {
+    match dir {
+        Some(d) => run_env(args, repo, &[("PROTOLAPSE_CACHE_DIR", d.as_os_str())]),
+        None => run_env(
+            &[args, &["--no-cache"]].concat(),
+            repo,
+            &[] as &[(&str, &std::ffi::OsStr)],
+        ),
+    }
+}
+
+/// An on-disk cache entry's header: magic (16), format (4), kind (1), key (32), length (8),
+/// SHA-256 of the payload (32).
+pub const ENTRY_HEADER: usize = 16 + 4 + 1 + 32 + 8 + 32;
+
+/// The entries of the cache in `dir` whose name ends in `.ext`.
+pub fn cache_entries(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    std::fs::read_dir(dir.join("entries"))
+        .expect("the cache's entries")
+        .flatten()
+        .map(|f| f.path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect()
+}

@@ -4,41 +4,27 @@
 //! entry is dropped and judged again; a pair that differs only in its comments is never
 //! served another pair's list.
 
-use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::cache::history;
-use crate::common::{Repo, proto, run_env};
+use crate::common::{ENTRY_HEADER as HEADER, Repo, cache_entries, proto, run_cached};
 
 const LOG: &[&str] = &["log", "--format", "json"];
-/// An entry's header: magic (16), format (4), kind (1), key (32), length (8), SHA-256 (32).
-const HEADER: usize = 16 + 4 + 1 + 32 + 8 + 32;
 
 fn log(repo: &Path, dir: Option<&Path>) -> (i32, String, String) {
-    match dir {
-        Some(d) => run_env(LOG, repo, &[("PROTOLAPSE_CACHE_DIR", d.as_os_str())]),
-        None => run_env(
-            &[LOG, &["--no-cache"]].concat(),
-            repo,
-            &[] as &[(&str, &OsStr)],
-        ),
-    }
+    run_cached(LOG, repo, dir)
 }
 
 /// The store's change-list entries.
 fn lists(dir: &Path) -> Vec<PathBuf> {
-    std::fs::read_dir(dir.join("entries"))
-        .unwrap()
-        .flatten()
-        .map(|f| f.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "chg"))
-        .collect()
+    cache_entries(dir, "chg")
 }
 
-/// A change as the store lays it out (postcard).
+/// A change as the store lays it out (postcard): `judge::stored_changes::RowRef`, which the
+/// test must know to forge an entry.
 #[derive(Serialize)]
 struct Row<'a> {
     rule: u16,

@@ -3,39 +3,24 @@
 //! forged entry changes the verdicts, so the test would fail if they were recomputed); a
 //! corrupt entry is dropped and recomputed.
 
-use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
 use crate::cache::history;
-use crate::common::run_env;
+use crate::common::{ENTRY_HEADER as HEADER, cache_entries, run_cached};
 
 const LOG: &[&str] = &["log", "--policy", "FULL_TRANSITIVE", "--format", "json"];
-/// An entry's header: magic (16), format (4), kind (1), key (32), length (8), SHA-256 (32).
-const HEADER: usize = 16 + 4 + 1 + 32 + 8 + 32;
 /// A summary: pair key (32), worst cells (6), warnings (6 × 4), changed (1), not judged (4).
 const RECORD: usize = 32 + 6 + 24 + 1 + 4;
 
 fn log(repo: &Path, dir: Option<&Path>) -> (i32, String, String) {
-    match dir {
-        Some(d) => run_env(LOG, repo, &[("PROTOLAPSE_CACHE_DIR", d.as_os_str())]),
-        None => run_env(
-            &[LOG, &["--no-cache"]].concat(),
-            repo,
-            &[] as &[(&str, &OsStr)],
-        ),
-    }
+    run_cached(LOG, repo, dir)
 }
 
 /// The store's summaries entries.
 fn summaries(dir: &Path) -> Vec<PathBuf> {
-    std::fs::read_dir(dir.join("entries"))
-        .unwrap()
-        .flatten()
-        .map(|f| f.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "sum"))
-        .collect()
+    cache_entries(dir, "sum")
 }
 
 /// Every version's policy verdict, from `log --format json`.

@@ -256,16 +256,7 @@ pub fn violations_against(
     forward: bool,
 ) -> (Vec<Violation>, Vec<Violation>) {
     let changes = cmp.verdict_changes(old, new);
-    let changes = changes.as_deref().map_or(&[][..], Vec::as_slice);
-    let against = name_of(cmp, old);
-    violations_in(changes, policy, level, strict, &against, backward, forward)
-}
-
-fn name_of(cmp: &Comparer<'_>, id: VersionId) -> String {
-    cmp.versions()
-        .get(id.index())
-        .map(|v| v.version.name.clone())
-        .unwrap_or_default()
+    violations_of(cmp, changes, policy, level, strict, old, backward, forward)
 }
 
 /// The first failure of [`violations_against`], found among the few changes that can be
@@ -282,12 +273,29 @@ fn first_violation(
     forward: bool,
 ) -> Option<Violation> {
     let changes = cmp.first_changes(old, new);
+    let (fails, _) = violations_of(cmp, changes, policy, level, strict, old, backward, forward);
+    fails.into_iter().next()
+}
+
+/// [`violations_in`] a list of the comparer's, against version `old`.
+#[allow(clippy::too_many_arguments)]
+fn violations_of(
+    cmp: &Comparer<'_>,
+    changes: Option<std::sync::Arc<Vec<Change>>>,
+    policy: &Policy,
+    level: Level,
+    strict: bool,
+    old: VersionId,
+    backward: bool,
+    forward: bool,
+) -> (Vec<Violation>, Vec<Violation>) {
+    let against = cmp
+        .versions()
+        .get(old.index())
+        .map(|v| v.version.name.clone())
+        .unwrap_or_default();
     let changes = changes.as_deref().map_or(&[][..], Vec::as_slice);
-    let against = name_of(cmp, old);
     violations_in(changes, policy, level, strict, &against, backward, forward)
-        .0
-        .into_iter()
-        .next()
 }
 
 /// The changes of `changes` (a pair's, against version `against`) the policy objects to.

@@ -95,15 +95,21 @@ pub fn build_id() -> &'static [u8; 32] {
         h.update(env!("CARGO_PKG_VERSION").as_bytes());
         h.update([0]);
         if let Ok(meta) = std::env::current_exe().and_then(std::fs::metadata) {
-            h.update(meta.len().to_le_bytes());
-            let time = meta
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
-            h.update(time.map_or(0, |d| d.as_nanos()).to_le_bytes());
+            stamp(&mut h, &meta);
         }
         h.finalize().into()
     })
+}
+
+/// A program's identity as a key sees it: its size and time of modification.
+pub(crate) fn stamp(h: &mut sha2::Sha256, meta: &std::fs::Metadata) {
+    use sha2::Digest;
+    h.update(meta.len().to_le_bytes());
+    let time = meta
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+    h.update(time.map_or(0, |d| d.as_nanos()).to_le_bytes());
 }
 
 struct Global {

@@ -80,12 +80,7 @@ pub(super) fn protoc_id() -> &'static [u8; 32] {
                 }
                 h.update([0]);
                 if let Ok(meta) = std::fs::metadata(&p.program) {
-                    h.update(meta.len().to_le_bytes());
-                    let time = meta
-                        .modified()
-                        .ok()
-                        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
-                    h.update(time.map_or(0, |d| d.as_nanos()).to_le_bytes());
+                    crate::schema::store::stamp(&mut h, &meta);
                 }
             }
             Err(why) => h.update(format!("none: {why}").as_bytes()),
