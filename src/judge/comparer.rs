@@ -306,9 +306,13 @@ impl<'p> Comparer<'p> {
             .as_ref()
             .filter(|_| !a.directives && !b.directives);
         let disk_key = stored.map(|_| {
-            Stored::pair_key(
-                [a, b].map(|s| (s.schema.fingerprint.as_str(), &*s.version.failed_files)),
-            )
+            Stored::pair_key([a, b].map(|s| {
+                (
+                    s.schema.fingerprint.as_str(),
+                    &*s.version.failed_files,
+                    super::stored::placement(&s.schema.content),
+                )
+            }))
         });
         if let (Some(st), Some(k)) = (stored, &disk_key)
             && let Some(s) = st.get(k)

@@ -67,10 +67,11 @@ impl Stored {
         })
     }
 
-    /// The key of a pair: each side by its fingerprint and its failed files.
-    pub(super) fn pair_key(sides: [(&str, &BTreeSet<String>); 2]) -> PairKey {
+    /// The key of a pair: each side by its fingerprint, its failed files and where its
+    /// files came from ([`placement`]: the fingerprint covers descriptors only).
+    pub(super) fn pair_key(sides: [(&str, &BTreeSet<String>, [u8; 32]); 2]) -> PairKey {
         let mut h = Sha256::new();
-        for (fingerprint, failed) in sides {
+        for (fingerprint, failed, placed) in sides {
             h.update((fingerprint.len() as u64).to_le_bytes());
             h.update(fingerprint.as_bytes());
             h.update((failed.len() as u64).to_le_bytes());
@@ -78,6 +79,7 @@ impl Stored {
                 h.update((f.len() as u64).to_le_bytes());
                 h.update(f.as_bytes());
             }
+            h.update(placed);
         }
         h.finalize().into()
     }
@@ -122,6 +124,19 @@ impl Stored {
         all.sort_unstable_by_key(|(k, _)| *k);
         self.store.put(Kind::Summaries, &self.key, &encode(&all));
     }
+}
+
+/// Where each file of a content came from (its origin, and whether it is judged): what
+/// decides which declarations a pair judges, and which the fingerprint leaves out (a file
+/// found under a proto root in one run and in the tree outside the roots in another).
+pub(super) fn placement(content: &crate::schema::model::Content) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for (name, f) in &content.files {
+        h.update((name.len() as u64).to_le_bytes());
+        h.update(name.as_bytes());
+        h.update(format!("{:?}\0{}", f.origin, f.external).as_bytes());
+    }
+    h.finalize().into()
 }
 
 /// The key of what the judge keeps of one scope and set of ignores (`what`: which list),
@@ -253,12 +268,12 @@ mod tests {
         let none = BTreeSet::new();
         let one = BTreeSet::from(["a.proto".to_string()]);
         assert_ne!(
-            Stored::pair_key([("f1", &none), ("f2", &none)]),
-            Stored::pair_key([("f1", &one), ("f2", &none)])
+            Stored::pair_key([("f1", &none, [0; 32]), ("f2", &none, [0; 32])]),
+            Stored::pair_key([("f1", &one, [0; 32]), ("f2", &none, [0; 32])])
         );
         assert_ne!(
-            Stored::pair_key([("f1", &none), ("f2", &none)]),
-            Stored::pair_key([("f2", &none), ("f1", &none)])
+            Stored::pair_key([("f1", &none, [0; 32]), ("f2", &none, [0; 32])]),
+            Stored::pair_key([("f2", &none, [0; 32]), ("f1", &none, [0; 32])])
         );
     }
 }

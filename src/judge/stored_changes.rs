@@ -86,6 +86,7 @@ impl StoredChanges {
             let mut h = Sha256::new();
             text(&mut h, s.version.name());
             text(&mut h, &s.schema.fingerprint);
+            h.update(super::stored::placement(&s.schema.content));
             text(&mut h, if s.directives { "directives" } else { "" });
             for f in s.version.failed_files.iter() {
                 text(&mut h, f);

@@ -167,6 +167,8 @@ impl Texts {
         {
             return Ok(());
         }
+        // A new file, never through a link that may be there already (the shared copy).
+        let _ = std::fs::remove_file(at);
         std::fs::write(at, text).map_err(|e| format!("cannot write `{path}` for protoc: {e}"))
     }
 }

@@ -136,3 +136,42 @@ fn a_pair_differing_only_in_comments_is_judged_for_itself() {
     assert_eq!(one, log(first.path(), None));
     assert_ne!(one.1, two.1, "the directive changes the counts");
 }
+
+/// One history read with other proto roots: a file that was outside the roots (found in the
+/// tree, not judged) is judged now. Its fingerprint is the same, its origin is not: the run
+/// on the first run's cache prints what it prints uncached (the keys cover where each file
+/// came from).
+#[test]
+fn other_roots_are_never_served_the_first_roots_verdicts() {
+    let mut r = Repo::new();
+    let dep = |t: &str| format!("syntax = \"proto3\";\npackage dep;\nmessage D {{ {t} x = 1; }}\n");
+    let a =
+        "syntax = \"proto3\";\npackage p;\nimport \"dep/d.proto\";\nmessage A { dep.D d = 1; }\n";
+    r.write("third_party/dep/d.proto", &dep("int32"))
+        .write("proto/a.proto", a);
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write("third_party/dep/d.proto", &dep("string"));
+    r.commit("two");
+    r.tag("v2.0.0");
+    let dir = tempfile::tempdir().unwrap();
+    let narrow: &[&str] = &[
+        "-I", "proto", "log", "--policy", "BACKWARD", "--format", "json",
+    ];
+    let wide: &[&str] = &[
+        "-I",
+        "proto",
+        "-I",
+        "third_party",
+        "log",
+        "--policy",
+        "BACKWARD",
+        "--format",
+        "json",
+    ];
+    let first = run_cached(narrow, r.path(), Some(dir.path()));
+    let cached = run_cached(wide, r.path(), Some(dir.path()));
+    let uncached = run_cached(wide, r.path(), None);
+    assert_eq!(cached, uncached);
+    assert_ne!(first.1, cached.1, "the wider roots judge dep.D.x");
+}
