@@ -109,6 +109,9 @@ pub struct Comparer<'p> {
     representative: Vec<VersionId>,
     /// Whether a version's comments hold any `protolapse:ignore` directive.
     directives: Vec<bool>,
+    /// Each version's [`stored::placement`](super::stored::placement), once (a summary's
+    /// key needs it for every pair the version is in).
+    placements: Vec<std::sync::OnceLock<[u8; 32]>>,
     cache: Mutex<PairCache>,
     /// Lists of [`Comparer::first_changes`] per actual pair, when kept.
     kept: Option<Mutex<KeptChanges>>,
@@ -184,6 +187,10 @@ impl<'p> Comparer<'p> {
             ignores,
             representative,
             directives,
+            placements: versions
+                .iter()
+                .map(|_| std::sync::OnceLock::new())
+                .collect(),
             cache: Mutex::new(HashMap::new()),
             kept: None,
             full: Mutex::new(HashMap::new()),
@@ -283,6 +290,15 @@ impl<'p> Comparer<'p> {
         })
     }
 
+    /// Where the files of a side came from, hashed once per version.
+    fn placement(&self, s: &Side<'_>) -> [u8; 32] {
+        let compute = || super::stored::placement(&s.schema.content);
+        match self.placements.get(s.version.id.index()) {
+            Some(cell) => *cell.get_or_init(compute),
+            None => compute(),
+        }
+    }
+
     fn representative(&self, id: VersionId) -> Option<VersionId> {
         self.representative.get(id.index()).copied()
     }
@@ -310,7 +326,7 @@ impl<'p> Comparer<'p> {
                 (
                     s.schema.fingerprint.as_str(),
                     &*s.version.failed_files,
-                    super::stored::placement(&s.schema.content),
+                    self.placement(&s),
                 )
             }))
         });
