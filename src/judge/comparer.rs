@@ -134,6 +134,10 @@ impl Drop for Comparer<'_> {
         {
             s.save();
         }
+        // The summaries and change lists written after the load's own eviction count too.
+        if let Some(store) = crate::schema::store::global() {
+            store.settle();
+        }
     }
 }
 

@@ -69,9 +69,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Drop for Disk {
     fn drop(&mut self) {
-        if self.store.wrote.load(std::sync::atomic::Ordering::Relaxed) {
-            self.store.evict();
-        }
+        self.store.settle();
     }
 }
 
