@@ -90,8 +90,9 @@ pub fn run(
         protolapse::schema::protoc_source()
     );
     println!(
-        "normalize           {:>8.1} ms  (all threads)",
-        ms(s.compile.normalize)
+        "normalize           {:>8.1} ms  (all threads; {} declarations shared with an earlier set)",
+        ms(s.compile.normalize),
+        s.compile.decls_shared
     );
     let d = &s.compile.disk;
     match protolapse::schema::store::global() {

@@ -116,9 +116,11 @@ fn versions_past_the_history_cap_are_the_oldest_and_are_reported() {
         r.commit(&format!("c{k}"));
         r.tag(&format!("v1.{k}.0"));
     }
-    // Version k holds 2 + 2(k+1) statements (syntax, package, each message's `{` and `;`):
-    // the three newest take 14 + 12 + 10 = 36.
-    let versions = log(&r, &[("PROTOLAPSE_MAX_HISTORY_STATEMENTS", "36")]);
+    // Version k holds 2 + 2(k+1) statements (syntax, package, each message's `{` and `;`),
+    // all of them new (the one file changes each time), then an eighth of them and two for
+    // its file for the version's own maps: the three newest count 18 + 16 + 14 = 48, the
+    // fourth 11 more.
+    let versions = log(&r, &[("PROTOLAPSE_MAX_HISTORY_STATEMENTS", "48")]);
     for k in 3..6 {
         let v = named(&versions, &format!("v1.{k}.0"));
         assert_eq!(v["status"], "complete", "{v}");
@@ -128,7 +130,7 @@ fn versions_past_the_history_cap_are_the_oldest_and_are_reported() {
         assert_eq!(v["status"], "failed", "{v}");
         let d = first_diagnostic(v);
         assert!(
-            d.contains("cap of 36 statements") && d.contains("PROTOLAPSE_MAX_HISTORY_STATEMENTS"),
+            d.contains("cap of 48 statements") && d.contains("PROTOLAPSE_MAX_HISTORY_STATEMENTS"),
             "{d}"
         );
     }
@@ -188,4 +190,38 @@ fn a_working_tree_file_over_the_per_file_cap_is_reported_like_a_committed_one() 
         d.contains("big.proto") && d.contains("per-file cap of 4096 bytes"),
         "{d}"
     );
+}
+
+/// The history cap counts what a history holds: a version that changes one small file of a
+/// large set costs that file and its own maps, not the whole set again (a commit history of
+/// one API in a monorepo), while a set that shares nothing costs all of its statements.
+#[test]
+fn the_history_cap_counts_a_large_unchanged_file_once() {
+    let mut r = Repo::new();
+    let mut big = String::new();
+    for k in 0..40 {
+        big.push_str(&format!("message Big{k} {{ int32 a = 1; }}\n"));
+    }
+    // 2 + 80 statements, unchanged from the first version on.
+    r.write("big.proto", &proto("p", &big));
+    for k in 0..6 {
+        r.write(
+            "small.proto",
+            &proto("q", &format!("message S {{ int32 f{k} = 1; }}\n")),
+        );
+        r.commit(&format!("c{k}"));
+        r.tag(&format!("v1.{k}.0"));
+    }
+    // Each version holds 86 statements: 516 over the six if each set counted them all.
+    // Counted as held: big.proto once (82), each small.proto (4), an eighth of 86 (11) and
+    // two per file (4) per version: 82 + 6 × 19 = 196.
+    let versions = log(&r, &[("PROTOLAPSE_MAX_HISTORY_STATEMENTS", "196")]);
+    for k in 0..6 {
+        let v = named(&versions, &format!("v1.{k}.0"));
+        assert_eq!(v["status"], "complete", "{v}");
+    }
+    // One less, and the oldest version is the one left out.
+    let versions = log(&r, &[("PROTOLAPSE_MAX_HISTORY_STATEMENTS", "195")]);
+    assert_eq!(named(&versions, "v1.0.0")["status"], "failed");
+    assert_eq!(named(&versions, "v1.1.0")["status"], "complete");
 }

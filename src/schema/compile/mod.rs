@@ -27,6 +27,7 @@ mod persist;
 mod pool;
 mod protox_link;
 mod set;
+mod shared;
 #[cfg(test)]
 mod tests;
 mod units;
@@ -34,7 +35,7 @@ mod visibility;
 mod window;
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use protox::file::File;
@@ -66,6 +67,9 @@ pub struct CompileStats {
     pub protoc: Duration,
     /// Files opened with protox (judged files of distinct sets).
     pub protox_files: usize,
+    /// Declarations of a set compiled apart that were found equal to one held before and
+    /// shared with it.
+    pub decls_shared: usize,
     /// The on-disk cache (all zero without it).
     pub disk: DiskStats,
 }
@@ -83,6 +87,7 @@ impl CompileStats {
         self.protoc_units += other.protoc_units;
         self.protoc_reused += other.protoc_reused;
         self.protox_files += other.protox_files;
+        self.decls_shared += other.decls_shared;
     }
 }
 
@@ -128,6 +133,9 @@ pub struct Cache {
     /// The texts protoc reads, written once for the whole history.
     texts: super::protoc::Texts,
     fingerprints: Memo,
+    /// The declarations of the sets compiled (or read from the on-disk cache) so far,
+    /// shared with the sets to come.
+    shared: Arc<Mutex<shared::Shared>>,
     /// How many more versions read each planned (path, blob) (see [`Cache::plan`]): a parse
     /// no later version reads is dropped as soon as its file set is gathered.
     uses_left: HashMap<ParseKey, usize>,

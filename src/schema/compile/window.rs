@@ -28,7 +28,7 @@ use rayon::prelude::*;
 use super::parse::{self, key_of, readable};
 use super::set::{Prepared, finish, prepare};
 use super::units::{self, Target};
-use super::{Cache, CompileStats, Compiled, SetKey, SourceRef, persist, set_key};
+use super::{Cache, CompileStats, Compiled, SetKey, SourceRef, persist, set_key, shared};
 
 /// Distinct sets compiled side by side per thread, at most.
 const SETS_PER_THREAD: usize = 4;
@@ -87,9 +87,16 @@ impl Cache {
         } else {
             self.windows += 1;
             let mut compiled = self.compile_or_load(&sets).into_iter();
+            let mut shared = shared::lock(&self.shared);
+            let stats = &mut self.stats;
             sets.iter()
                 .map(|files| match compiled.next() {
-                    Some(Ok(c)) => (Arc::new(c), true),
+                    Some(Ok(mut c)) => {
+                        if let Some(schema) = Arc::get_mut(&mut c.schema) {
+                            stats.decls_shared += shared.share(&mut schema.content);
+                        }
+                        (Arc::new(c), true)
+                    }
                     Some(Err(why)) => (Arc::new(Compiled::internal_error(&why, files)), false),
                     None => (
                         Arc::new(Compiled::internal_error("no result", files)),

@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 use super::super::super::fingerprint;
 use super::super::super::model::Schema;
 use super::super::super::store::{Kind, Store};
+use super::super::shared::Shared;
 use super::super::{Compiled, Diagnostic, HowCompiled, Parsed, SourceRef, Status};
 use super::part::{Part, conflicts, split};
 use super::plan::{Plan, Record, Via, base_id, given, protoc_id, record_key};
@@ -58,6 +59,8 @@ pub(in super::super) struct Disk {
     store: Arc<Store>,
     records: Mutex<HashMap<(String, String), Option<Record>>>,
     parts: Mutex<HashMap<[u8; 32], PartCell>>,
+    /// The compiler's shared declarations: a part read joins them (see `compile::shared`).
+    shared: Arc<Mutex<Shared>>,
     stored: Mutex<HashSet<[u8; 32]>>,
     stats: Mutex<DiskStats>,
 }
@@ -108,11 +111,12 @@ fn in_set_key(set: &[u8; 32], path: &str) -> [u8; 32] {
 }
 
 impl Disk {
-    pub(super) fn new(store: Arc<Store>) -> Disk {
+    pub(super) fn new(store: Arc<Store>, shared: Arc<Mutex<Shared>>) -> Disk {
         Disk {
             store,
             records: Mutex::default(),
             parts: Mutex::default(),
+            shared,
             stored: Mutex::default(),
             stats: Mutex::default(),
         }
@@ -172,7 +176,11 @@ impl Disk {
                 .store
                 .get(Kind::Part, key)
                 .and_then(|bytes| postcard::from_bytes::<Part>(&bytes).ok())
-                .map(Arc::new);
+                .map(|mut part| {
+                    let (m, e, s) = (&mut part.messages, &mut part.enums, &mut part.services);
+                    super::super::shared::lock(&self.shared).share_part(m, e, s);
+                    Arc::new(part)
+                });
             if part.is_some() {
                 self.count(|s| s.parts_hit += 1);
                 lock(&self.stored).insert(*key);

@@ -53,16 +53,15 @@ pub(super) struct Extra {
 impl Cache {
     /// A compiler with the process's on-disk cache, if it is on.
     pub fn new() -> Self {
-        Cache {
-            disk: super::super::store::global().map(|s| Arc::new(Disk::new(s))),
-            ..Self::default()
-        }
+        Self::with_store(super::super::store::global())
     }
 
     /// A compiler with this on-disk cache (or none).
     pub fn with_store(store: Option<Arc<super::super::store::Store>>) -> Self {
+        let shared = Arc::default();
         Cache {
-            disk: store.map(|s| Arc::new(Disk::new(s))),
+            disk: store.map(|s| Arc::new(Disk::new(s, Arc::clone(&shared)))),
+            shared,
             ..Self::default()
         }
     }

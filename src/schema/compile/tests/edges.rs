@@ -133,3 +133,42 @@ mod option_text {
         assert_eq!(found, keys, "{value}");
     }
 }
+
+mod shared_declarations {
+    use super::*;
+
+    /// Sets compiled apart (no on-disk cache; the second with a diagnostic) hold one value
+    /// of each declaration that did not change, even when its file's text did (a comment),
+    /// and their own value of each one that did.
+    #[test]
+    fn unchanged_declarations_are_one_value_across_versions() {
+        let a1 = "syntax = \"proto3\";\npackage p;\nmessage A { int32 x = 1; }\n";
+        let a2 =
+            "syntax = \"proto3\";\npackage p;\n// now with a comment\nmessage A { int32 x = 1; }\n";
+        let b1 = "syntax = \"proto3\";\npackage p;\nmessage B { int32 y = 1; }\n";
+        let b2 = "syntax = \"proto3\";\npackage p;\nmessage B { string y = 1; }\n";
+        let broken = "syntax = \"proto3\";\npackage p;\nimport \"missing.proto\";\n";
+        let mut cache = Cache::with_store(None);
+        let v1 = cache.compile(&[src("a.proto", "a1", a1), src("b.proto", "b1", b1)]);
+        let v2 = cache.compile(&[
+            src("a.proto", "a2", a2),
+            src("b.proto", "b2", b2),
+            src("c.proto", "c1", broken),
+        ]);
+        assert_eq!(v1.status, Status::Complete, "{:?}", v1.diagnostics);
+        assert_eq!(v2.status, Status::Partial, "{:?}", v2.diagnostics);
+        let (m1, m2) = (&v1.schema.content.messages, &v2.schema.content.messages);
+        assert!(Arc::ptr_eq(&m1["p.A"], &m2["p.A"]));
+        assert!(!Arc::ptr_eq(&m1["p.B"], &m2["p.B"]));
+        assert_ne!(m1["p.B"], m2["p.B"]);
+        assert_eq!(cache.stats.decls_shared, 1);
+        // What each version says is what it says compiled alone.
+        let alone = Cache::with_store(None).compile(&[
+            src("a.proto", "a2", a2),
+            src("b.proto", "b2", b2),
+            src("c.proto", "c1", broken),
+        ]);
+        assert_eq!(v2.schema.content, alone.schema.content);
+        assert_eq!(v2.schema.fingerprint, alone.schema.fingerprint);
+    }
+}

@@ -1,0 +1,151 @@
+//! Declarations shared between the file sets of one history. A set compiled on its own
+//! (without the on-disk cache, or one whose compile gave diagnostics) builds every
+//! declaration anew; a commit history of one API has hundreds of sets that each change one
+//! file, so each declaration equal to one an earlier set holds is replaced by that one's
+//! `Arc`: a version then costs its maps, not a copy of the schema (aiplatform's 278 commit
+//! versions: see docs/performance.md). Value equality decides, so nothing a version says
+//! changes; an unchanged declaration also compares by pointer in the judge.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use super::super::model::{Content, Enum, Message, Service};
+
+/// The variants of one name compared with a new declaration, newest first, at most: a name
+/// redefined in every version costs a bounded number of compares, not one per version.
+const COMPARED: usize = 4;
+
+/// The declarations held so far, by full name: the distinct variants of each, oldest first.
+#[derive(Default)]
+pub(super) struct Shared {
+    messages: HashMap<String, Vec<Arc<Message>>>,
+    enums: HashMap<String, Vec<Arc<Enum>>>,
+    services: HashMap<String, Vec<Arc<Service>>>,
+}
+
+/// The shared declarations, locked: a holder that panicked left no half-made insert.
+pub(super) fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
+    shared.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Shared {
+    /// Replaces each declaration of `content` equal to one held by that one; holds the
+    /// others. Returns how many were replaced.
+    pub(super) fn share(&mut self, content: &mut Content) -> usize {
+        let (m, e, s) = (&mut self.messages, &mut self.enums, &mut self.services);
+        count(content.messages.values_mut().map(|d| one(m, d)))
+            + count(content.enums.values_mut().map(|d| one(e, d)))
+            + count(content.services.values_mut().map(|d| one(s, d)))
+    }
+
+    /// [`Shared::share`] for the declarations of a file's part read from the on-disk cache,
+    /// before any set holds them (the cache's memo of parts then holds the shared ones).
+    pub(super) fn share_part(
+        &mut self,
+        messages: &mut [Arc<Message>],
+        enums: &mut [Arc<Enum>],
+        services: &mut [Arc<Service>],
+    ) -> usize {
+        let (m, e, s) = (&mut self.messages, &mut self.enums, &mut self.services);
+        count(messages.iter_mut().map(|d| one(m, d)))
+            + count(enums.iter_mut().map(|d| one(e, d)))
+            + count(services.iter_mut().map(|d| one(s, d)))
+    }
+}
+
+fn count(replaced: impl Iterator<Item = bool>) -> usize {
+    replaced.filter(|r| *r).count()
+}
+
+/// A declaration's full name, which the variants are held by.
+trait Named: PartialEq {
+    fn full_name(&self) -> &str;
+}
+
+impl Named for Message {
+    fn full_name(&self) -> &str {
+        &self.full_name
+    }
+}
+
+impl Named for Enum {
+    fn full_name(&self) -> &str {
+        &self.full_name
+    }
+}
+
+impl Named for Service {
+    fn full_name(&self) -> &str {
+        &self.full_name
+    }
+}
+
+/// `decl` replaced by an equal one held (true), or held as a new variant of its name.
+fn one<T: Named>(held: &mut HashMap<String, Vec<Arc<T>>>, decl: &mut Arc<T>) -> bool {
+    let Some(variants) = held.get_mut(decl.full_name()) else {
+        held.insert(decl.full_name().to_string(), vec![decl.clone()]);
+        return false;
+    };
+    let same = variants
+        .iter()
+        .rev()
+        .take(COMPARED)
+        .find(|v| Arc::ptr_eq(v, decl) || ***v == **decl);
+    match same {
+        Some(v) if Arc::ptr_eq(v, decl) => false,
+        Some(v) => {
+            *decl = v.clone();
+            true
+        }
+        None => {
+            variants.push(decl.clone());
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content(names: &[(&str, &str)]) -> Content {
+        let mut c = Content::default();
+        for (name, option) in names {
+            let m = Message {
+                full_name: name.to_string(),
+                name: name.to_string(),
+                file: "a.proto".into(),
+                parent: None,
+                fields: Default::default(),
+                oneofs: Vec::new(),
+                reserved_ranges: Vec::new(),
+                reserved_names: Vec::new(),
+                extension_ranges: Vec::new(),
+                map_entry: false,
+                json_legacy: false,
+                exported: true,
+                options: [("deprecated".to_string(), option.to_string())].into(),
+            };
+            c.messages.insert(name.to_string(), Arc::new(m));
+        }
+        c
+    }
+
+    #[test]
+    fn equal_declarations_become_one_and_different_ones_stay_apart() {
+        let mut shared = Shared::default();
+        let mut first = content(&[("A", "false"), ("B", "false")]);
+        let mut second = content(&[("A", "false"), ("B", "true")]);
+        let mut third = content(&[("A", "false"), ("B", "false")]);
+        assert_eq!(shared.share(&mut first), 0);
+        assert_eq!(shared.share(&mut second), 1);
+        assert_eq!(shared.share(&mut third), 2);
+        assert!(Arc::ptr_eq(&first.messages["A"], &second.messages["A"]));
+        assert!(Arc::ptr_eq(&first.messages["A"], &third.messages["A"]));
+        assert!(!Arc::ptr_eq(&first.messages["B"], &second.messages["B"]));
+        assert_eq!(second.messages["B"].options["deprecated"], "true");
+        assert!(Arc::ptr_eq(&first.messages["B"], &third.messages["B"]));
+        // Values never change: each content equals what it was built as.
+        assert_eq!(second, content(&[("A", "false"), ("B", "true")]));
+    }
+}
