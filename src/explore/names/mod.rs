@@ -200,15 +200,19 @@ impl Index {
                 })
             }));
         }
+        // A total order (a sort panics on one that is not): among equal scores, names
+        // before versions (as in the empty query's list), versions newest first, then the
+        // shorter name. "Newest first" only between versions, equal otherwise, was not
+        // transitive: aiplatform's 278 commits took the finder's thread down.
+        let version_order = |e: &Entry| match e.kind {
+            Kind::Version => (true, std::cmp::Reverse(e.first)),
+            _ => (false, std::cmp::Reverse(0)),
+        };
         hits.sort_by(|a, b| {
             let (x, y) = (&self.entries[a.entry], &self.entries[b.entry]);
-            let newer = |x: &Entry, y: &Entry| match (x.kind, y.kind) {
-                (Kind::Version, Kind::Version) => y.first.cmp(&x.first),
-                _ => std::cmp::Ordering::Equal,
-            };
             b.score
                 .cmp(&a.score)
-                .then_with(|| newer(x, y))
+                .then_with(|| version_order(x).cmp(&version_order(y)))
                 .then_with(|| x.name.len().cmp(&y.name.len()))
                 .then_with(|| x.name.cmp(&y.name))
                 .then_with(|| x.kind.cmp(&y.kind))

@@ -204,4 +204,69 @@ mod tests {
         let (_, at) = s.matches("0a1b", &m).unwrap();
         assert_eq!(at, vec![7, 8, 9, 10]);
     }
+
+    /// Names and commit versions that score alike are ordered without a cycle: names first,
+    /// versions newest first, each once (a sort given an order that is not total panics:
+    /// the finder's thread died on googleapis' aiplatform history).
+    #[test]
+    fn names_and_versions_that_score_alike_sort_in_one_order() {
+        let mut ix = super::super::Index::new();
+        // Tags and messages whose names the query finds alike (`fix` at their start: one
+        // score), their lengths interleaved with the tags' order.
+        let history: Vec<Version> = (0..80)
+            .map(|k| {
+                let name = format!("fix{}", "y".repeat((k * 7) % 13));
+                version(&name, VersionKind::Tag, ID, None)
+            })
+            .collect();
+        ix.add_versions(&history);
+        let mut c = crate::schema::Content::default();
+        c.files.insert(
+            "a.proto".into(),
+            crate::schema::model::File {
+                name: "a.proto".into(),
+                package: String::new(),
+                syntax: "proto3".into(),
+                edition: None,
+                imports: Vec::new(),
+                public_imports: Vec::new(),
+                options: Default::default(),
+                external: false,
+                origin: crate::origin::Origin::Root,
+            },
+        );
+        for k in 0..40 {
+            let name = format!("fix{}", "y".repeat(k % 17));
+            let m = crate::schema::model::Message {
+                full_name: name.clone(),
+                name: name.clone(),
+                file: "a.proto".into(),
+                parent: None,
+                fields: Default::default(),
+                oneofs: Vec::new(),
+                reserved_ranges: Vec::new(),
+                reserved_names: Vec::new(),
+                extension_ranges: Vec::new(),
+                map_entry: false,
+                json_legacy: false,
+                exported: true,
+                options: Default::default(),
+            };
+            c.messages.insert(name, std::sync::Arc::new(m));
+        }
+        ix.add(0, &c);
+        let hits = ix.search("fix", false, usize::MAX);
+        let kinds: Vec<_> = hits.iter().map(|h| ix.entries[h.entry].kind).collect();
+        assert!(kinds.contains(&super::super::Kind::Version));
+        for w in hits.windows(2) {
+            let (a, b) = (&ix.entries[w[0].entry], &ix.entries[w[1].entry]);
+            assert!(w[0].score >= w[1].score);
+            if w[0].score == w[1].score {
+                assert!(a.kind != super::super::Kind::Version || b.kind == a.kind);
+                if a.kind == super::super::Kind::Version && b.kind == a.kind {
+                    assert!(a.first > b.first, "{a:?} {b:?}");
+                }
+            }
+        }
+    }
 }
