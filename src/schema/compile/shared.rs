@@ -9,6 +9,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
+use rayon::prelude::*;
+
 use super::super::model::{Content, Enum, Message, Service};
 
 /// The variants of one name compared with a new declaration, newest first, at most: a name
@@ -29,13 +31,31 @@ pub(super) fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
 }
 
 impl Shared {
-    /// Replaces each declaration of `content` equal to one held by that one; holds the
-    /// others. Returns how many were replaced.
-    pub(super) fn share(&mut self, content: &mut Content) -> usize {
-        let (m, e, s) = (&mut self.messages, &mut self.enums, &mut self.services);
-        count(content.messages.values_mut().map(|d| one(m, d)))
-            + count(content.enums.values_mut().map(|d| one(e, d)))
-            + count(content.services.values_mut().map(|d| one(s, d)))
+    /// Replaces each declaration of `contents` equal to one held by that one; holds the
+    /// others. Returns how many were replaced. The sets are looked up side by side
+    /// (comparing equal declarations is most of the cost), then their new declarations
+    /// held: two sets of one call do not share what neither found held.
+    pub(super) fn share(&mut self, contents: &mut [&mut Content]) -> usize {
+        let held = &*self;
+        let found: Vec<(usize, New)> = contents.par_iter_mut().map(|c| held.replace(c)).collect();
+        let mut replaced = 0;
+        for (n, new) in found {
+            replaced += n;
+            hold(&mut self.messages, new.messages);
+            hold(&mut self.enums, new.enums);
+            hold(&mut self.services, new.services);
+        }
+        replaced
+    }
+
+    /// Replaces the declarations of `c` found held; returns how many, and the others.
+    fn replace(&self, c: &mut Content) -> (usize, New) {
+        let mut new = New::default();
+        let (m, e, s) = (&mut new.messages, &mut new.enums, &mut new.services);
+        let n = count(c.messages.values_mut().map(|d| find(&self.messages, d, m)))
+            + count(c.enums.values_mut().map(|d| find(&self.enums, d, e)))
+            + count(c.services.values_mut().map(|d| find(&self.services, d, s)));
+        (n, new)
     }
 
     /// [`Shared::share`] for the declarations of a file's part read from the on-disk cache,
@@ -50,6 +70,52 @@ impl Shared {
         count(messages.iter_mut().map(|d| one(m, d)))
             + count(enums.iter_mut().map(|d| one(e, d)))
             + count(services.iter_mut().map(|d| one(s, d)))
+    }
+}
+
+/// The declarations of a set not found held.
+#[derive(Default)]
+struct New {
+    messages: Vec<Arc<Message>>,
+    enums: Vec<Arc<Enum>>,
+    services: Vec<Arc<Service>>,
+}
+
+/// `decl` replaced by an equal one held (true); else, unless it is one held, it is new.
+fn find<T: Named>(
+    held: &HashMap<String, Vec<Arc<T>>>,
+    decl: &mut Arc<T>,
+    new: &mut Vec<Arc<T>>,
+) -> bool {
+    let same = held.get(decl.full_name()).and_then(|variants| {
+        variants
+            .iter()
+            .rev()
+            .take(COMPARED)
+            .find(|v| Arc::ptr_eq(v, decl) || ***v == **decl)
+    });
+    match same {
+        Some(v) if Arc::ptr_eq(v, decl) => false,
+        Some(v) => {
+            *decl = v.clone();
+            true
+        }
+        None => {
+            new.push(decl.clone());
+            false
+        }
+    }
+}
+
+/// Holds `new` declarations as the newest variants of their names.
+fn hold<T: Named>(held: &mut HashMap<String, Vec<Arc<T>>>, new: Vec<Arc<T>>) {
+    for d in new {
+        match held.get_mut(d.full_name()) {
+            Some(variants) => variants.push(d),
+            None => {
+                held.insert(d.full_name().to_string(), vec![d]);
+            }
+        }
     }
 }
 
@@ -137,9 +203,9 @@ mod tests {
         let mut first = content(&[("A", "false"), ("B", "false")]);
         let mut second = content(&[("A", "false"), ("B", "true")]);
         let mut third = content(&[("A", "false"), ("B", "false")]);
-        assert_eq!(shared.share(&mut first), 0);
-        assert_eq!(shared.share(&mut second), 1);
-        assert_eq!(shared.share(&mut third), 2);
+        assert_eq!(shared.share(&mut [&mut first]), 0);
+        assert_eq!(shared.share(&mut [&mut second]), 1);
+        assert_eq!(shared.share(&mut [&mut third]), 2);
         assert!(Arc::ptr_eq(&first.messages["A"], &second.messages["A"]));
         assert!(Arc::ptr_eq(&first.messages["A"], &third.messages["A"]));
         assert!(!Arc::ptr_eq(&first.messages["B"], &second.messages["B"]));

@@ -25,6 +25,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::super::model::Content;
 use super::parse::{self, key_of, readable};
 use super::set::{Prepared, finish, prepare};
 use super::units::{self, Target};
@@ -86,17 +87,19 @@ impl Cache {
             Vec::new()
         } else {
             self.windows += 1;
-            let mut compiled = self.compile_or_load(&sets).into_iter();
-            let mut shared = shared::lock(&self.shared);
-            let stats = &mut self.stats;
+            let mut compiled = self.compile_or_load(&sets);
+            let mut contents: Vec<&mut Content> = compiled
+                .iter_mut()
+                .flatten()
+                .filter_map(|c| Arc::get_mut(&mut c.schema))
+                .map(|s| &mut s.content)
+                .collect();
+            self.stats.decls_shared += shared::lock(&self.shared).share(&mut contents);
+            drop(contents);
+            let mut compiled = compiled.into_iter();
             sets.iter()
                 .map(|files| match compiled.next() {
-                    Some(Ok(mut c)) => {
-                        if let Some(schema) = Arc::get_mut(&mut c.schema) {
-                            stats.decls_shared += shared.share(&mut schema.content);
-                        }
-                        (Arc::new(c), true)
-                    }
+                    Some(Ok(c)) => (Arc::new(c), true),
                     Some(Err(why)) => (Arc::new(Compiled::internal_error(&why, files)), false),
                     None => (
                         Arc::new(Compiled::internal_error("no result", files)),
