@@ -21,9 +21,17 @@ pub fn token_break(word: &str, room: usize) -> Option<usize> {
 /// 2024's `import option "d.proto";`, in order; comments and other strings are skipped.
 pub fn scan(text: &str) -> Vec<String> {
     let mut out = Vec::new();
+    // Every import statement's keyword is an occurrence of `import` in the text: past the
+    // last one there is none to find, and the rest (most of a file: its imports come
+    // first) is not tokenized.
+    let Some(last) = text.rfind("import") else {
+        return out;
+    };
     let mut tokens = Tokens::new(text);
     let mut at_statement = true;
-    while let Some(t) = tokens.next() {
+    while text.len() - tokens.rest.len() <= last
+        && let Some(t) = tokens.next()
+    {
         if at_statement && t == Token::Word("import") {
             let mut next = tokens.next();
             if matches!(next, Some(Token::Word("public" | "weak" | "option"))) {
@@ -182,6 +190,25 @@ option (x) = "import \"f.proto\"";
             None
         );
         assert_eq!(edition_line("editions = 1;"), None);
+    }
+
+    /// The scan stops after the last `import` in the text, wherever that is: a real one
+    /// at the end, one inside a comment or a string, or none at all.
+    #[test]
+    fn the_scan_finds_imports_wherever_the_last_import_word_is() {
+        let body = "message M { int32 a = 1; }\n".repeat(50);
+        let at_end = format!("syntax = \"proto3\";\n{body}import \"late.proto\";\n");
+        assert_eq!(scan(&at_end), ["late.proto"]);
+        let commented = format!("import \"a.proto\";\n{body}// important: import \"no.proto\"\n");
+        assert_eq!(scan(&commented), ["a.proto"]);
+        let split = format!("import \"a.proto\";\n{body}import\n  public\n  \"b.proto\";");
+        assert_eq!(scan(&split), ["a.proto", "b.proto"]);
+        assert!(scan(&body).is_empty());
+        // An `import` word that ends the text, after a comment that holds one.
+        assert_eq!(
+            scan("/* import \"x.proto\" */ import 'y.proto'"),
+            ["y.proto"]
+        );
     }
 
     #[test]
