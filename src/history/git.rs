@@ -25,7 +25,20 @@ pub fn repo_root(path: &Path) -> Result<PathBuf, HistoryError> {
 }
 
 fn top(repo: &Repository) -> PathBuf {
-    repo.workdir().unwrap_or_else(|| repo.path()).to_path_buf()
+    workdir(repo).unwrap_or_else(|| repo.path()).to_path_buf()
+}
+
+/// The repository's work tree; None for a bare one. A git folder without a `config` (a
+/// mirror copied as it is) is taken by libgit2 to have its parent as work tree: a work
+/// tree without `.git` in it, whose git folder sits right inside it, is not one (it made a
+/// `WORKTREE` version of the folder that holds the mirror).
+pub(super) fn workdir(repo: &Repository) -> Option<&Path> {
+    let dir = repo.workdir()?;
+    let inferred = repo.path().parent() == Some(dir);
+    if inferred && !dir.join(".git").exists() {
+        return None;
+    }
+    Some(dir)
 }
 
 fn open(path: &Path) -> Result<Repository, HistoryError> {

@@ -20,7 +20,7 @@ use super::{HistoryOptions, SourceFile, Version, VersionKind};
 impl Reader<'_> {
     /// The working tree as a version, when its `.proto` files differ from HEAD's.
     pub(super) fn worktree_version(&mut self, opts: &HistoryOptions) -> Option<Version> {
-        let workdir = self.repo.workdir()?.to_path_buf();
+        let workdir = super::git::workdir(self.repo)?.to_path_buf();
         let walker = Walker::new(self.repo, &workdir);
         let mut set = FileSet::default();
         let (roots, roots_from) = match given_roots(opts)

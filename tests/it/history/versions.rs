@@ -171,3 +171,34 @@ fn a_tracked_file_under_an_ignored_folder_is_part_of_the_work_tree() {
     // As git sees it: the tracked file stays, the ignored untracked one stays out.
     assert_eq!(files(1), ["a.proto", "gen/g.proto"]);
 }
+
+/// A git folder without a `config` (a mirror copied as it is) is read as a bare repository:
+/// libgit2 takes its parent folder for a work tree, which made a `WORKTREE` version of
+/// whatever sat beside it (a failed version with no `.proto` file). A clone with a work
+/// tree still has one.
+#[test]
+fn a_git_folder_without_config_has_no_work_tree() {
+    let mut r = Repo::new();
+    r.write("a.proto", &proto("p", A1));
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write("a.proto", &proto("p", A2));
+    let holder = tempfile::tempdir().expect("temp dir");
+    let mirror = holder.path().join("repo");
+    let copied = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(r.path().join(".git"))
+        .arg(&mirror)
+        .status()
+        .expect("cp");
+    assert!(copied.success());
+    std::fs::remove_file(mirror.join("config")).expect("remove config");
+    let o = opts();
+    let project = load::load(&mirror, &o, |_, _| {}).expect("load the mirror");
+    assert_eq!(names(&project), ["v1.0.0"]);
+    let root = history::repo_root(&mirror).expect("root");
+    assert_eq!(root.canonicalize().ok(), mirror.canonicalize().ok());
+    // The clone itself, with its edited work tree, has one.
+    let project = load::load(r.path(), &o, |_, _| {}).expect("load the clone");
+    assert_eq!(names(&project), ["v1.0.0", "WORKTREE"]);
+}
