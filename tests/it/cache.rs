@@ -407,3 +407,47 @@ fn a_file_over_a_cap_is_not_taken_from_the_cache() {
         assert_eq!(status(cap), expected, "{cap:?}");
     }
 }
+
+/// The temporary folders protoc's texts and calls are written to are removed when a run that
+/// left them (killed mid-load, or a terminal UI quit while loading) no longer runs: the next
+/// run that calls protoc sweeps them, and leaves those of a running process and anything
+/// else alone.
+#[test]
+fn folders_a_dead_run_left_for_protoc_are_swept() {
+    let mut r = Repo::new();
+    r.write(
+        "e.proto",
+        "edition = \"2023\";\npackage e;\nmessage E { int32 a = 1; }\n",
+    );
+    r.commit("editions");
+    r.tag("v1.0.0");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    // No process has this id (Linux's pid_max is at most 4,194,304).
+    let dead = tmp.path().join("protolapse-texts-4194999-abcdef");
+    let dead_call = tmp.path().join("protolapse-protoc-4194999-ghijkl");
+    let alive = tmp
+        .path()
+        .join(format!("protolapse-texts-{}-abcdef", std::process::id()));
+    let other = tmp.path().join("protolapse-textsome-4194999");
+    for d in [&dead, &dead_call, &alive, &other] {
+        std::fs::create_dir_all(d.join("inner")).expect("make folder");
+    }
+    let (code, out, err) = run_env(
+        &["--no-cache", "log", "--format", "json"],
+        r.path(),
+        &[("TMPDIR", tmp.path().as_os_str())],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"status\": \"complete\""), "{out}");
+    assert!(!dead.exists() && !dead_call.exists());
+    assert!(alive.exists() && other.exists());
+    // Nothing of the run itself is left either.
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .expect("list")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("protolapse-") && !n.contains(&std::process::id().to_string()))
+        .filter(|n| n != "protolapse-textsome-4194999")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
