@@ -54,19 +54,8 @@ fn wrapper(ty: FieldType, closed_enum: bool) -> Message {
         options: Default::default(),
     };
     Message {
-        full_name: WRAPPER.into(),
-        name: "Wrapper".into(),
-        file: String::new(),
-        parent: None,
         fields: [(1, field)].into_iter().collect(),
-        oneofs: Vec::new(),
-        reserved_ranges: Vec::new(),
-        reserved_names: Vec::new(),
-        extension_ranges: Vec::new(),
-        map_entry: false,
-        json_legacy: false,
-        exported: true,
-        options: Default::default(),
+        ..Message::empty(WRAPPER, "")
     }
 }
 

@@ -237,21 +237,7 @@ mod tests {
         );
         for k in 0..40 {
             let name = format!("fix{}", "y".repeat(k % 17));
-            let m = crate::schema::model::Message {
-                full_name: name.clone(),
-                name: name.clone(),
-                file: "a.proto".into(),
-                parent: None,
-                fields: Default::default(),
-                oneofs: Vec::new(),
-                reserved_ranges: Vec::new(),
-                reserved_names: Vec::new(),
-                extension_ranges: Vec::new(),
-                map_entry: false,
-                json_legacy: false,
-                exported: true,
-                options: Default::default(),
-            };
+            let m = crate::schema::model::Message::empty(&name, "a.proto");
             c.messages.insert(name, std::sync::Arc::new(m));
         }
         ix.add(0, &c);

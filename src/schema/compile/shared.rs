@@ -148,26 +148,10 @@ impl Named for Service {
 
 /// `decl` replaced by an equal one held (true), or held as a new variant of its name.
 fn one<T: Named>(held: &mut HashMap<String, Vec<Arc<T>>>, decl: &mut Arc<T>) -> bool {
-    let Some(variants) = held.get_mut(decl.full_name()) else {
-        held.insert(decl.full_name().to_string(), vec![decl.clone()]);
-        return false;
-    };
-    let same = variants
-        .iter()
-        .rev()
-        .take(COMPARED)
-        .find(|v| Arc::ptr_eq(v, decl) || ***v == **decl);
-    match same {
-        Some(v) if Arc::ptr_eq(v, decl) => false,
-        Some(v) => {
-            *decl = v.clone();
-            true
-        }
-        None => {
-            variants.push(decl.clone());
-            false
-        }
-    }
+    let mut new = Vec::new();
+    let replaced = find(held, decl, &mut new);
+    hold(held, new);
+    replaced
 }
 
 #[cfg(test)]
@@ -178,19 +162,8 @@ mod tests {
         let mut c = Content::default();
         for (name, option) in names {
             let m = Message {
-                full_name: name.to_string(),
-                name: name.to_string(),
-                file: "a.proto".into(),
-                parent: None,
-                fields: Default::default(),
-                oneofs: Vec::new(),
-                reserved_ranges: Vec::new(),
-                reserved_names: Vec::new(),
-                extension_ranges: Vec::new(),
-                map_entry: false,
-                json_legacy: false,
-                exported: true,
                 options: [("deprecated".to_string(), option.to_string())].into(),
+                ..Message::empty(name, "a.proto")
             };
             c.messages.insert(name.to_string(), Arc::new(m));
         }

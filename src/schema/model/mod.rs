@@ -122,6 +122,32 @@ pub struct Message {
     pub options: Options,
 }
 
+impl Message {
+    /// A message without fields, options or reserved parts (`name`: the last part of
+    /// `full_name`), declared in `file`.
+    pub fn empty(full_name: &str, file: &str) -> Message {
+        Message {
+            full_name: full_name.to_string(),
+            name: full_name
+                .rsplit('.')
+                .next()
+                .unwrap_or(full_name)
+                .to_string(),
+            file: file.to_string(),
+            parent: None,
+            fields: Fields::default(),
+            oneofs: Vec::new(),
+            reserved_ranges: Vec::new(),
+            reserved_names: Vec::new(),
+            extension_ranges: Vec::new(),
+            map_entry: false,
+            json_legacy: false,
+            exported: true,
+            options: Options::default(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Oneof {
     pub name: String,
