@@ -94,7 +94,11 @@ impl Cache {
                 .filter_map(|c| Arc::get_mut(&mut c.schema))
                 .map(|s| &mut s.content)
                 .collect();
-            self.stats.decls_shared += shared::lock(&self.shared).share(&mut contents);
+            // Taken out of its lock while the sets look up side by side: no lock is held
+            // across the parallel work (the cache's parts take it as they are read).
+            let mut held = std::mem::take(&mut *shared::lock(&self.shared));
+            self.stats.decls_shared += held.share(&mut contents);
+            *shared::lock(&self.shared) = held;
             drop(contents);
             let mut compiled = compiled.into_iter();
             sets.iter()
