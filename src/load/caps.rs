@@ -35,9 +35,13 @@ const PER_FILE: usize = 2;
 /// statement held costs about 1 KB at most).
 fn set_cost(files: &[(&str, usize)], known: &HashSet<&str>) -> (usize, usize) {
     let (mut new, mut all) = (0usize, 0usize);
+    // A blob at two paths of the set is new once: the history's count is then each
+    // distinct blob once and each set's own share, whatever order the sets come in (so
+    // `history_within`, which goes oldest first, bounds what `over_caps` counts).
+    let mut here: HashSet<&str> = HashSet::new();
     for (blob, n) in files {
         all = all.saturating_add(*n);
-        if !known.contains(blob) {
+        if !known.contains(blob) && here.insert(blob) {
             new = new.saturating_add(*n);
         }
     }
@@ -157,4 +161,35 @@ fn history_within(versions: &[Version], cap: usize) -> bool {
 pub(super) fn not_compiled(version: &Version, reason: String) -> Arc<Compiled> {
     let roots = version.files.iter().filter(|f| f.origin == Origin::Root);
     Arc::new(Compiled::failed(reason, roots.count()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the sets add up to, counted in the order given.
+    fn total(sets: &[&[(&str, usize)]]) -> usize {
+        let mut known = HashSet::new();
+        let mut sum = 0;
+        for s in sets {
+            sum += set_cost(s, &known).0;
+            known.extend(s.iter().map(|(b, _)| *b));
+        }
+        sum
+    }
+
+    /// The count is each distinct blob once and each set's own share, in any order: a blob
+    /// at two paths of the set that brings it is new once (else `history_within`, oldest
+    /// first, would not bound `over_caps`, newest first).
+    #[test]
+    fn a_history_counts_the_same_in_either_order() {
+        let one: &[(&str, usize)] = &[("x", 100)];
+        let twice: &[(&str, usize)] = &[("x", 100), ("x", 100)];
+        let more: &[(&str, usize)] = &[("y", 7), ("x", 100)];
+        let oldest_first = total(&[one, twice, more]);
+        assert_eq!(oldest_first, total(&[more, twice, one]));
+        assert_eq!(oldest_first, total(&[twice, one, more]));
+        // x and y once (107), then each set's eighth and two per file: 15 + 29 + 18.
+        assert_eq!(oldest_first, 107 + 15 + 29 + 18);
+    }
 }
