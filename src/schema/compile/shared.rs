@@ -6,7 +6,7 @@
 //! versions: see docs/performance.md). Value equality decides, so nothing a version says
 //! changes; an unchanged declaration also compares by pointer in the judge.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rayon::prelude::*;
@@ -32,30 +32,34 @@ pub(super) fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
 
 impl Shared {
     /// Replaces each declaration of `contents` equal to one held by that one; holds the
-    /// others. Returns how many were replaced. The sets are looked up side by side
-    /// (comparing equal declarations is most of the cost), then their new declarations
-    /// held: two sets of one call do not share what neither found held.
+    /// others. Returns how many were replaced. The sets are first looked up side by side
+    /// against what was held before (comparing equal declarations is most of the cost);
+    /// then, in order, what each did not find is looked up again, against what the sets
+    /// before it in this call added as well, and held if still new: an equal declaration
+    /// is held once, however many sets of a window bring it.
     pub(super) fn share(&mut self, contents: &mut [&mut Content]) -> usize {
         let held = &*self;
-        let found: Vec<(usize, New)> = contents.par_iter_mut().map(|c| held.replace(c)).collect();
+        let found: Vec<(usize, Missed)> =
+            contents.par_iter_mut().map(|c| held.replace(c)).collect();
         let mut replaced = 0;
-        for (n, new) in found {
-            replaced += n;
-            hold(&mut self.messages, new.messages);
-            hold(&mut self.enums, new.enums);
-            hold(&mut self.services, new.services);
+        for (c, (n, missed)) in contents.iter_mut().zip(found) {
+            let (m, e, s) = (&mut self.messages, &mut self.enums, &mut self.services);
+            replaced += n
+                + again(m, &mut c.messages, &missed.messages)
+                + again(e, &mut c.enums, &missed.enums)
+                + again(s, &mut c.services, &missed.services);
         }
         replaced
     }
 
-    /// Replaces the declarations of `c` found held; returns how many, and the others.
-    fn replace(&self, c: &mut Content) -> (usize, New) {
-        let mut new = New::default();
-        let (m, e, s) = (&mut new.messages, &mut new.enums, &mut new.services);
-        let n = count(c.messages.values_mut().map(|d| find(&self.messages, d, m)))
-            + count(c.enums.values_mut().map(|d| find(&self.enums, d, e)))
-            + count(c.services.values_mut().map(|d| find(&self.services, d, s)));
-        (n, new)
+    /// Replaces the declarations of `c` found held; returns how many, and the names of
+    /// those not found.
+    fn replace(&self, c: &mut Content) -> (usize, Missed) {
+        let mut missed = Missed::default();
+        let n = look_up(&self.messages, &mut c.messages, &mut missed.messages)
+            + look_up(&self.enums, &mut c.enums, &mut missed.enums)
+            + look_up(&self.services, &mut c.services, &mut missed.services);
+        (n, missed)
     }
 
     /// [`Shared::share`] for the declarations of a file's part read from the on-disk cache,
@@ -73,20 +77,26 @@ impl Shared {
     }
 }
 
-/// The declarations of a set not found held.
+/// The names of a set's declarations not found held.
 #[derive(Default)]
-struct New {
-    messages: Vec<Arc<Message>>,
-    enums: Vec<Arc<Enum>>,
-    services: Vec<Arc<Service>>,
+struct Missed {
+    messages: Vec<String>,
+    enums: Vec<String>,
+    services: Vec<String>,
 }
 
-/// `decl` replaced by an equal one held (true); else, unless it is one held, it is new.
-fn find<T: Named>(
-    held: &HashMap<String, Vec<Arc<T>>>,
-    decl: &mut Arc<T>,
-    new: &mut Vec<Arc<T>>,
-) -> bool {
+/// How a declaration was found among those held.
+enum Found {
+    /// It is one held.
+    Same,
+    /// It was replaced by an equal one held.
+    Replaced,
+    /// None held is equal to it.
+    New,
+}
+
+/// `decl` replaced by an equal one among the newest variants held of its name.
+fn find<T: Named>(held: &HashMap<String, Vec<Arc<T>>>, decl: &mut Arc<T>) -> Found {
     let same = held.get(decl.full_name()).and_then(|variants| {
         variants
             .iter()
@@ -95,28 +105,62 @@ fn find<T: Named>(
             .find(|v| Arc::ptr_eq(v, decl) || ***v == **decl)
     });
     match same {
-        Some(v) if Arc::ptr_eq(v, decl) => false,
+        Some(v) if Arc::ptr_eq(v, decl) => Found::Same,
         Some(v) => {
             *decl = v.clone();
-            true
+            Found::Replaced
         }
-        None => {
-            new.push(decl.clone());
+        None => Found::New,
+    }
+}
+
+/// `decl` replaced by an equal one held (true), or held as the newest variant of its name.
+fn one<T: Named>(held: &mut HashMap<String, Vec<Arc<T>>>, decl: &mut Arc<T>) -> bool {
+    match find(held, decl) {
+        Found::Replaced => true,
+        Found::Same => false,
+        Found::New => {
+            match held.get_mut(decl.full_name()) {
+                Some(variants) => variants.push(decl.clone()),
+                None => {
+                    held.insert(decl.full_name().to_string(), vec![decl.clone()]);
+                }
+            }
             false
         }
     }
 }
 
-/// Holds `new` declarations as the newest variants of their names.
-fn hold<T: Named>(held: &mut HashMap<String, Vec<Arc<T>>>, new: Vec<Arc<T>>) {
-    for d in new {
-        match held.get_mut(d.full_name()) {
-            Some(variants) => variants.push(d),
-            None => {
-                held.insert(d.full_name().to_string(), vec![d]);
-            }
+/// The declarations of a map found held replaced; the names of the others in `missed`.
+fn look_up<T: Named>(
+    held: &HashMap<String, Vec<Arc<T>>>,
+    decls: &mut BTreeMap<String, Arc<T>>,
+    missed: &mut Vec<String>,
+) -> usize {
+    let mut replaced = 0;
+    for (name, decl) in decls.iter_mut() {
+        match find(held, decl) {
+            Found::Replaced => replaced += 1,
+            Found::Same => {}
+            Found::New => missed.push(name.clone()),
         }
     }
+    replaced
+}
+
+/// The declarations `names` of a map looked up again, and held when still new.
+fn again<T: Named>(
+    held: &mut HashMap<String, Vec<Arc<T>>>,
+    decls: &mut BTreeMap<String, Arc<T>>,
+    names: &[String],
+) -> usize {
+    let mut replaced = 0;
+    for name in names {
+        if let Some(d) = decls.get_mut(name) {
+            replaced += usize::from(one(held, d));
+        }
+    }
+    replaced
 }
 
 fn count(replaced: impl Iterator<Item = bool>) -> usize {
@@ -144,14 +188,6 @@ impl Named for Service {
     fn full_name(&self) -> &str {
         &self.full_name
     }
-}
-
-/// `decl` replaced by an equal one held (true), or held as a new variant of its name.
-fn one<T: Named>(held: &mut HashMap<String, Vec<Arc<T>>>, decl: &mut Arc<T>) -> bool {
-    let mut new = Vec::new();
-    let replaced = find(held, decl, &mut new);
-    hold(held, new);
-    replaced
 }
 
 #[cfg(test)]
@@ -186,5 +222,26 @@ mod tests {
         assert!(Arc::ptr_eq(&first.messages["B"], &third.messages["B"]));
         // Values never change: each content equals what it was built as.
         assert_eq!(second, content(&[("A", "false"), ("B", "true")]));
+    }
+
+    /// Sets shared in one call (a window) hold one value of a declaration that is new to
+    /// all of them, and each set's values are still its own.
+    #[test]
+    fn sets_of_one_window_share_what_is_new_to_them() {
+        let mut shared = Shared::default();
+        let mut first = content(&[("A", "false")]);
+        let mut second = content(&[("A", "false"), ("C", "x")]);
+        let mut third = content(&[("A", "false"), ("C", "x")]);
+        let mut fourth = content(&[("A", "true"), ("C", "y")]);
+        shared.share(&mut [&mut first]);
+        let replaced = shared.share(&mut [&mut second, &mut third, &mut fourth]);
+        // A in the second and the third (held before), C in the third (from the second).
+        assert_eq!(replaced, 3);
+        assert!(Arc::ptr_eq(&second.messages["C"], &third.messages["C"]));
+        assert!(Arc::ptr_eq(&first.messages["A"], &third.messages["A"]));
+        assert!(!Arc::ptr_eq(&third.messages["C"], &fourth.messages["C"]));
+        assert_eq!(fourth, content(&[("A", "true"), ("C", "y")]));
+        // One variant of C per value.
+        assert_eq!(shared.messages["C"].len(), 2);
     }
 }
