@@ -28,14 +28,16 @@ fn top(repo: &Repository) -> PathBuf {
     workdir(repo).unwrap_or_else(|| repo.path()).to_path_buf()
 }
 
-/// The repository's work tree; None for a bare one. A git folder without a `config` (a
-/// mirror copied as it is) is taken by libgit2 to have its parent as work tree: a work
-/// tree without `.git` in it, whose git folder sits right inside it, is not one (it made a
-/// `WORKTREE` version of the folder that holds the mirror).
+/// The repository's work tree; None for a bare one. libgit2 takes a git folder without a
+/// `config` (a mirror copied as it is) to have its parent folder as work tree: when that
+/// folder's `.git` is not this git folder, there is none (it made a `WORKTREE` version of
+/// whatever sat beside the mirror). A work tree set in a config, a `.git` file of a linked
+/// work tree or submodule, and a clone are left as libgit2 finds them.
 pub(super) fn workdir(repo: &Repository) -> Option<&Path> {
     let dir = repo.workdir()?;
-    let inferred = repo.path().parent() == Some(dir);
-    if inferred && !dir.join(".git").exists() {
+    let git = repo.path();
+    let guessed = !git.join("config").exists() && git.parent() == Some(dir);
+    if guessed && dir.join(".git").canonicalize().ok() != git.canonicalize().ok() {
         return None;
     }
     Some(dir)

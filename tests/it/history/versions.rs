@@ -201,4 +201,54 @@ fn a_git_folder_without_config_has_no_work_tree() {
     // The clone itself, with its edited work tree, has one.
     let project = load::load(r.path(), &o, |_, _| {}).expect("load the clone");
     assert_eq!(names(&project), ["v1.0.0", "WORKTREE"]);
+    let git = |args: &[&std::ffi::OsStr]| {
+        let ok = std::process::Command::new("git")
+            .args(args)
+            .status()
+            .expect("git");
+        assert!(ok.success());
+    };
+    let copy = |to: &std::path::Path| {
+        git(&[
+            "init".as_ref(),
+            "-q".as_ref(),
+            to.parent().expect("holder").as_os_str(),
+        ]);
+        let ok = std::process::Command::new("cp")
+            .arg("-r")
+            .arg(r.path().join(".git"))
+            .arg(to)
+            .status()
+            .expect("cp");
+        assert!(ok.success());
+    };
+    // The same mirror inside another repository's work tree: still no work tree of its own.
+    let other = tempfile::tempdir().expect("temp dir");
+    let vendored = other.path().join("vendor.git");
+    copy(&vendored);
+    std::fs::remove_file(vendored.join("config")).expect("remove config");
+    std::fs::write(other.path().join("a.proto"), proto("p", A2)).expect("write");
+    let project = load::load(&vendored, &o, |_, _| {}).expect("load the vendored mirror");
+    assert_eq!(names(&project), ["v1.0.0"]);
+    // A git folder whose config names its work tree keeps it.
+    let named = tempfile::tempdir().expect("temp dir");
+    let dot = named.path().join("dot.git");
+    copy(&dot);
+    git(&[
+        "--git-dir".as_ref(),
+        dot.as_os_str(),
+        "config".as_ref(),
+        "core.worktree".as_ref(),
+        named.path().as_os_str(),
+    ]);
+    git(&[
+        "--git-dir".as_ref(),
+        dot.as_os_str(),
+        "config".as_ref(),
+        "core.bare".as_ref(),
+        "false".as_ref(),
+    ]);
+    std::fs::write(named.path().join("a.proto"), proto("p", A2)).expect("write");
+    let project = load::load(&dot, &o, |_, _| {}).expect("load the named work tree");
+    assert_eq!(names(&project), ["v1.0.0", "WORKTREE"]);
 }
