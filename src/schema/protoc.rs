@@ -129,8 +129,8 @@ fn own_prefix(kind: &str) -> String {
 /// Removes the folders of [`TEXTS`] and [`CALL`] in `tmp` that a process no longer running
 /// left behind (killed mid-load, or a terminal UI quit while its history still loaded: the
 /// process ends without dropping them). A folder is stale when the process named in it is
-/// gone (where `/proc` tells), or when it is older than a day (elsewhere, or unnamed); only
-/// folders, never a link, are removed.
+/// gone (where `/proc` tells) and it was last written to more than ten minutes ago, or when
+/// it is older than a day (elsewhere, or unnamed); only folders, never a link, are removed.
 pub fn sweep_stale(tmp: &Path) {
     const DAY: Duration = Duration::from_secs(24 * 60 * 60);
     let Ok(entries) = std::fs::read_dir(tmp) else {
@@ -158,9 +158,16 @@ pub fn sweep_stale(tmp: &Path) {
             .ok()
             .and_then(|t| t.elapsed().ok())
             .is_some_and(|age| age > DAY);
+        // A process this one cannot see (another pid namespace sharing the folder) may
+        // still use a young folder: a call's lasts at most TIME_LIMIT.
+        let young = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_none_or(|age| age < 5 * TIME_LIMIT);
         let stale = match pid {
             Some(p) if p == ours => false,
-            Some(p) if proc_fs => !running(p),
+            Some(p) if proc_fs => !young && !running(p),
             _ => old,
         };
         if stale {
