@@ -34,7 +34,7 @@ mod units;
 mod visibility;
 mod window;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -128,8 +128,8 @@ pub struct Cache {
     parsed: ParsedMap,
     sets: HashMap<SetKey, Arc<Compiled>>,
     units: HashMap<UnitKey, Unit>,
-    /// Files (path, blob) protoc rejected: units holding one run alone.
-    rejected: HashSet<(String, String)>,
+    /// What protoc rejected and compiled so far: where the next units run.
+    rejected: units::Known,
     /// The texts protoc reads, written once for the whole history.
     texts: super::protoc::Texts,
     fingerprints: Memo,

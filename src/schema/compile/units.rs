@@ -110,14 +110,38 @@ impl<'a> Target<'a> {
     }
 }
 
+/// What protoc made of the files it read so far, by (path, blob): which it rejected, which
+/// it compiled; and the paths it rejected some text of. Where a unit runs (in a batch, or
+/// alone) follows from it, never what the unit gives.
+#[derive(Default)]
+pub(super) struct Known {
+    bad: HashSet<(String, String)>,
+    good: HashSet<(String, String)>,
+    bad_paths: HashSet<String>,
+}
+
+impl Known {
+    /// Whether a unit is likely to fail: its closure holds a file protoc rejected, or a
+    /// text not known good of a path protoc rejected another text of (protobuf's
+    /// `unittest.proto` is rejected at every tag from v29 on, each tag a new blob: its
+    /// importers made a batch fail, and be split and run again, once per window).
+    fn risky(&self, t: &Target<'_>) -> bool {
+        t.blobs.iter().any(|b| {
+            self.bad.contains(b) || (self.bad_paths.contains(&b.0) && !self.good.contains(b))
+        })
+    }
+}
+
 /// Compiles the units of `targets` that `units` does not hold yet; returns how many were
 /// compiled. The new units run as one protoc call per core (a call reads each shared import
 /// once), each unit cut out of its call's output afterwards; a call that fails is split and
-/// retried, so one broken file never takes the others down with it.
+/// retried, so one broken file never takes the others down with it. A unit likely to fail
+/// ([`Known::risky`]) runs alone at once: protoc stops at the first input that fails, so a
+/// failing unit needs a call of its own anyway.
 pub(super) fn compile(
     texts: &protoc::Texts,
     units: &mut HashMap<UnitKey, Unit>,
-    bad: &mut HashSet<(String, String)>,
+    known: &mut Known,
     targets: &[&Target<'_>],
 ) -> usize {
     let mut seen = HashSet::new();
@@ -128,10 +152,8 @@ pub(super) fn compile(
         .collect();
     let fresh: Vec<(UnitKey, Unit)> = match protoc::locate() {
         Ok(protoc) => {
-            // A unit whose closure holds a file protoc rejected before runs alone at once.
-            let (alone, together): (Vec<&Target<'_>>, Vec<&Target<'_>>) = todo
-                .iter()
-                .partition(|t| t.blobs.iter().any(|b| bad.contains(b)));
+            let (alone, together): (Vec<&Target<'_>>, Vec<&Target<'_>>) =
+                todo.iter().partition(|t| known.risky(t));
             let threads = rayon::current_num_threads().max(1);
             let mut calls: Vec<Vec<&Target<'_>>> = Vec::new();
             for group in one_text_per_path(together) {
@@ -149,16 +171,25 @@ pub(super) fn compile(
             .map(|t| (t.key.clone(), Arc::new(Err(vec![without_protoc(t, why)]))))
             .collect(),
     };
-    // Remember the files protoc complained about, by blob.
+    // Remember the files protoc complained about, by blob, and those it compiled.
     for (key, unit) in &fresh {
-        if let Err(ds) = unit.as_ref()
-            && let Some(t) = todo.iter().find(|t| &t.key == key)
-        {
-            for d in ds {
-                if let Some(b) = t.blobs.iter().find(|(p, _)| *p == d.file) {
-                    bad.insert(b.clone());
+        let Some(t) = todo.iter().find(|t| &t.key == key) else {
+            continue;
+        };
+        match unit.as_ref() {
+            Err(ds) => {
+                for (i, d) in ds.iter().enumerate() {
+                    if let Some(b) = t.blobs.iter().find(|(p, _)| *p == d.file) {
+                        // The first error's file is the one protoc rejected; the others
+                        // may only import it.
+                        if i == 0 {
+                            known.bad_paths.insert(b.0.clone());
+                        }
+                        known.bad.insert(b.clone());
+                    }
                 }
             }
+            Ok(_) => known.good.extend(t.blobs.iter().cloned()),
         }
     }
     let n = fresh.len();
@@ -484,4 +515,35 @@ fn add_unit(
         local.extend(f.local.iter().cloned());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A unit runs alone at once when its closure holds a text protoc rejected, or a text
+    /// not known good of a path protoc rejected another text of; a text that compiled
+    /// since is trusted again.
+    #[test]
+    fn units_likely_to_fail_are_told_apart() {
+        let deps: HashMap<&str, Vec<String>> = [
+            ("t.proto", vec!["u.proto".to_string()]),
+            ("u.proto", vec![]),
+        ]
+        .into();
+        let texts: HashMap<&str, &str> = [("t.proto", ""), ("u.proto", "")].into();
+        let unit = |u_blob: &'static str| {
+            let blob_of: HashMap<&str, &str> = [("t.proto", "t1"), ("u.proto", u_blob)].into();
+            Target::new("t.proto", "t1", &deps, &blob_of, &texts)
+        };
+        let mut known = Known::default();
+        assert!(!known.risky(&unit("u1")));
+        known.bad.insert(("u.proto".into(), "u1".into()));
+        known.bad_paths.insert("u.proto".into());
+        assert!(known.risky(&unit("u1")));
+        // Another text of the rejected path: likely rejected too, until it compiles.
+        assert!(known.risky(&unit("u2")));
+        known.good.insert(("u.proto".into(), "u2".into()));
+        assert!(!known.risky(&unit("u2")));
+    }
 }
