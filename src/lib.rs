@@ -52,5 +52,6 @@ pub mod report;
 pub mod rules;
 pub mod sanitize;
 pub mod schema;
+pub mod scratch;
 pub mod small_file;
 pub mod ui;

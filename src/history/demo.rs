@@ -92,9 +92,7 @@ pub fn snapshots() -> Result<Vec<Snapshot>, HistoryError> {
 
 /// Builds the demo repository in a new temporary folder (removed when dropped).
 pub fn build() -> Result<tempfile::TempDir, HistoryError> {
-    let dir = tempfile::Builder::new()
-        .prefix("protolapse-demo-")
-        .tempdir()
+    let dir = crate::scratch::folder(crate::scratch::Kind::Demo)
         .map_err(|e| HistoryError::Demo(format!("cannot create a temporary folder: {e}")))?;
     write_repo(dir.path(), &snapshots()?, 1_704_067_200, 30 * 86_400)?;
     Ok(dir)

@@ -118,75 +118,6 @@ pub struct Texts {
     written: Mutex<HashMap<[u8; 32], TextFile>>,
 }
 
-/// The temporary folders of a load's texts and of one protoc call: `PREFIX<pid>-<random>`.
-const TEXTS: &str = "protolapse-texts-";
-const CALL: &str = "protolapse-protoc-";
-
-fn own_prefix(kind: &str) -> String {
-    format!("{kind}{}-", std::process::id())
-}
-
-/// Removes the folders of [`TEXTS`] and [`CALL`] in `tmp` that a process no longer running
-/// left behind (killed mid-load, or a terminal UI quit while its history still loaded: the
-/// process ends without dropping them). A folder is stale when the process named in it is
-/// gone (where `/proc` tells) and it was last written to more than ten minutes ago, or when
-/// it is older than a day (elsewhere, or unnamed); only folders, never a link, are removed.
-pub fn sweep_stale(tmp: &Path) {
-    const DAY: Duration = Duration::from_secs(24 * 60 * 60);
-    let Ok(entries) = std::fs::read_dir(tmp) else {
-        return;
-    };
-    let proc_fs = Path::new("/proc/self").is_dir();
-    let ours = std::process::id();
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(rest) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix(TEXTS).or_else(|| n.strip_prefix(CALL)))
-        else {
-            continue;
-        };
-        let Ok(meta) = entry.path().symlink_metadata() else {
-            continue;
-        };
-        if !meta.is_dir() {
-            continue;
-        }
-        let pid: Option<u32> = rest.split('-').next().and_then(|p| p.parse().ok());
-        let old = meta
-            .modified()
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_some_and(|age| age > DAY);
-        // A process this one cannot see (another pid namespace sharing the folder) may
-        // still use a young folder: a call's lasts at most TIME_LIMIT.
-        let young = meta
-            .modified()
-            .ok()
-            .and_then(|t| t.elapsed().ok())
-            .is_none_or(|age| age < 5 * TIME_LIMIT);
-        let stale = match pid {
-            Some(p) if p == ours => false,
-            Some(p) if proc_fs => !young && !running(p),
-            _ => old,
-        };
-        if stale {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
-    }
-}
-
-/// Whether process `pid` runs, as `/proc` tells: a zombie (killed, not reaped yet) does not.
-fn running(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        // `pid (name) S ...`: the state follows the name's last parenthesis.
-        Ok(stat) => stat
-            .rsplit_once(')')
-            .is_none_or(|(_, rest)| !rest.trim_start().starts_with(['Z', 'X'])),
-        Err(_) => false,
-    }
-}
-
 /// Where one text was written, once (or why it could not be).
 type TextFile = Arc<OnceLock<Result<PathBuf, String>>>;
 
@@ -194,10 +125,7 @@ impl Texts {
     fn dir(&self) -> Result<&Path, String> {
         self.dir
             .get_or_init(|| {
-                sweep_stale(&std::env::temp_dir());
-                tempfile::Builder::new()
-                    .prefix(&own_prefix(TEXTS))
-                    .tempdir()
+                crate::scratch::folder(crate::scratch::Kind::Texts)
                     .map_err(|e| format!("cannot create a temporary folder for protoc: {e}"))
             })
             .as_ref()
@@ -261,9 +189,7 @@ pub fn compile_unit(
             message,
         }]
     };
-    let dir = tempfile::Builder::new()
-        .prefix(&own_prefix(CALL))
-        .tempdir()
+    let dir = crate::scratch::folder(crate::scratch::Kind::Protoc)
         .map_err(|e| fail(format!("cannot create a temporary folder for protoc: {e}")))?;
     let src = dir.path().join("src");
     for (path, text) in files {
