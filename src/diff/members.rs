@@ -174,7 +174,6 @@ pub fn methods<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
 
     fn content(text: &str) -> crate::schema::Content {
         let out = crate::schema::Cache::new().compile(&[crate::schema::SourceRef {
@@ -193,10 +192,7 @@ mod tests {
             content("syntax = \"proto3\"; message M { int32 a = 1; int32 b = 2; int32 c = 3; }");
         let new =
             content("syntax = \"proto3\"; message M { int32 a = 1; int32 x = 2; int32 c = 4; }");
-        let m = fields(
-            old.messages.get("M").map(Arc::as_ref),
-            new.messages.get("M").map(Arc::as_ref),
-        );
+        let m = fields(old.message("M"), new.message("M"));
         let keys: Vec<(u32, Option<&str>, Option<&str>)> = m
             .slots
             .iter()
@@ -227,7 +223,7 @@ mod tests {
         let left: Vec<u32> = m.remains().iter().map(|r| r.key).collect();
         assert_eq!(left, [1, 2]);
         // A type on one side only: every member one-sided, nothing renumbered.
-        let one = fields(None, new.messages.get("M").map(Arc::as_ref));
+        let one = fields(None, new.message("M"));
         assert!(one.slots.iter().all(|s| s.old.is_none()) && one.renumbered.is_empty());
     }
 
@@ -241,10 +237,7 @@ mod tests {
         let new = content(
             "syntax = \"proto3\"; message M { int32 res = 1; int32 scope = 2; int32 lib = 1000; }",
         );
-        let m = fields(
-            old.messages.get("M").map(Arc::as_ref),
-            new.messages.get("M").map(Arc::as_ref),
-        );
+        let m = fields(old.message("M"), new.message("M"));
         assert!(m.renumbered.is_empty(), "{:?}", m.renumbered);
         let left: Vec<(u32, Option<&str>, Option<&str>)> = m
             .remains()
@@ -269,12 +262,9 @@ mod tests {
         let old = content("syntax = \"proto3\"; message M { int32 a = 1; int32 b = 2; }");
         let new = content("syntax = \"proto3\"; message M { int32 b = 1; }");
         assert!(
-            fields(
-                old.messages.get("M").map(Arc::as_ref),
-                new.messages.get("M").map(Arc::as_ref)
-            )
-            .renumbered
-            .is_empty()
+            fields(old.message("M"), new.message("M"))
+                .renumbered
+                .is_empty()
         );
     }
 
@@ -285,10 +275,7 @@ mod tests {
     fn a_renumbering_leaves_the_rest_of_its_slots_to_judge() {
         let old = content("syntax = \"proto3\"; enum E { Z = 0; H = 6; S = 7; }");
         let new = content("syntax = \"proto3\"; enum E { U = 0; Z = 1; S = 6; }");
-        let v = values(
-            old.enums.get("E").map(Arc::as_ref),
-            new.enums.get("E").map(Arc::as_ref),
-        );
+        let v = values(old.enum_("E"), new.enum_("E"));
         let moved: Vec<(i32, i32)> = v
             .renumbered
             .iter()
@@ -325,10 +312,7 @@ mod tests {
             "syntax = \"proto3\"; enum E { option allow_alias = true; Z = 0; A = 1; B = 1; C = 2; }",
         );
         let new = content("syntax = \"proto3\"; enum E { Z = 0; A = 1; C = 3; }");
-        let v = values(
-            old.enums.get("E").map(Arc::as_ref),
-            new.enums.get("E").map(Arc::as_ref),
-        );
+        let v = values(old.enum_("E"), new.enum_("E"));
         let keys: Vec<(i32, Option<&str>, Option<&str>)> = v
             .slots
             .iter()
@@ -361,10 +345,7 @@ mod tests {
         let new = content(
             "syntax = \"proto3\"; message R {} service S { rpc B(R) returns (R); rpc C(R) returns (R); }",
         );
-        let m = methods(
-            old.services.get("S").map(Arc::as_ref),
-            new.services.get("S").map(Arc::as_ref),
-        );
+        let m = methods(old.service("S"), new.service("S"));
         let keys: Vec<(&str, bool, bool)> = m
             .iter()
             .map(|s| (s.key, s.old.is_some(), s.new.is_some()))

@@ -16,7 +16,6 @@ pub mod members;
 mod structural;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
-use std::sync::Arc;
 
 use crate::schema::graph::{Edge, Via, out_edges};
 use crate::schema::model::{Content, Enum, Extension, File, Message, Service};
@@ -352,8 +351,8 @@ fn exists(c: &Content, name: &str) -> bool {
 fn push_pair<'a>(p: &mut Pairing<'a>, a: Option<&str>, b: Option<&str>) {
     let (old, new) = (p.old, p.new);
     let m = Pair {
-        old: a.and_then(|n| old.messages.get(n)).map(Arc::as_ref),
-        new: b.and_then(|n| new.messages.get(n)).map(Arc::as_ref),
+        old: a.and_then(|n| old.message(n)),
+        new: b.and_then(|n| new.message(n)),
     };
     if m.old.is_some() || m.new.is_some() {
         // A map entry is compared through its field; but a message changed into or out of
@@ -364,16 +363,16 @@ fn push_pair<'a>(p: &mut Pairing<'a>, a: Option<&str>, b: Option<&str>) {
         return;
     }
     let e = Pair {
-        old: a.and_then(|n| old.enums.get(n)).map(Arc::as_ref),
-        new: b.and_then(|n| new.enums.get(n)).map(Arc::as_ref),
+        old: a.and_then(|n| old.enum_(n)),
+        new: b.and_then(|n| new.enum_(n)),
     };
     if e.old.is_some() || e.new.is_some() {
         p.enums.push(e);
         return;
     }
     let s = Pair {
-        old: a.and_then(|n| old.services.get(n)).map(Arc::as_ref),
-        new: b.and_then(|n| new.services.get(n)).map(Arc::as_ref),
+        old: a.and_then(|n| old.service(n)),
+        new: b.and_then(|n| new.service(n)),
     };
     if s.old.is_some() || s.new.is_some() {
         p.services.push(s);

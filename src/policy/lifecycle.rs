@@ -3,7 +3,6 @@
 //! reserved. Rows are numbers; a row keeps every name the number had.
 
 use serde::Serialize;
-use std::sync::Arc;
 
 use crate::diff::pair_one;
 use crate::load::Loaded;
@@ -266,7 +265,7 @@ pub fn lifecycle(versions: &[Loaded], name: &str) -> Lifecycle {
             let c = &v.compiled.schema.content;
             match kind {
                 Kind::Message => c.messages.get(name).map(|m| numbers_of_message(c, m)),
-                Kind::Enum => c.enums.get(name).map(Arc::as_ref).map(numbers_of_enum),
+                Kind::Enum => c.enum_(name).map(numbers_of_enum),
             }
         })
         .collect();

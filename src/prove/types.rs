@@ -4,7 +4,6 @@
 
 use crate::schema::Schema;
 use crate::schema::model::{Enum, Message};
-use std::sync::Arc;
 
 /// A version's messages and enums, and the wrapper when there is one.
 pub struct Types<'a> {
@@ -23,11 +22,11 @@ impl<'a> Types<'a> {
     pub fn message(&self, name: &str) -> Option<&Message> {
         match &self.wrapper {
             Some(w) if w.full_name == name => Some(w),
-            _ => self.schema.content.messages.get(name).map(Arc::as_ref),
+            _ => self.schema.content.message(name),
         }
     }
 
     pub fn enum_(&self, name: &str) -> Option<&Enum> {
-        self.schema.content.enums.get(name).map(Arc::as_ref)
+        self.schema.content.enum_(name)
     }
 }

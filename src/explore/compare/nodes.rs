@@ -2,7 +2,6 @@
 //! each change to the node it concerns.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use crate::rules::{Change, Severity};
 use crate::schema::graph::type_text;
@@ -61,8 +60,8 @@ fn paired_children<'a>(
 ) -> BTreeMap<Step, (Option<Item<'a>>, Option<Item<'a>>)> {
     let mut merged: BTreeMap<Step, (Option<Item<'a>>, Option<Item<'a>>)> = BTreeMap::new();
     let (om, nm) = (
-        ot.and_then(|t| old.messages.get(t)).map(Arc::as_ref),
-        nt.and_then(|t| new.messages.get(t)).map(Arc::as_ref),
+        ot.and_then(|t| old.message(t)),
+        nt.and_then(|t| new.message(t)),
     );
     for s in members::fields(om, nm).slots {
         merged.insert(
@@ -85,10 +84,7 @@ fn paired_children<'a>(
             }
         }
     }
-    let (oe, ne) = (
-        ot.and_then(|t| old.enums.get(t)).map(Arc::as_ref),
-        nt.and_then(|t| new.enums.get(t)).map(Arc::as_ref),
-    );
+    let (oe, ne) = (ot.and_then(|t| old.enum_(t)), nt.and_then(|t| new.enum_(t)));
     for s in members::values(oe, ne).slots {
         merged.insert(
             Step::Value(s.key),
@@ -96,8 +92,8 @@ fn paired_children<'a>(
         );
     }
     let (os, ns) = (
-        ot.and_then(|t| old.services.get(t)).map(Arc::as_ref),
-        nt.and_then(|t| new.services.get(t)).map(Arc::as_ref),
+        ot.and_then(|t| old.service(t)),
+        nt.and_then(|t| new.service(t)),
     );
     for s in members::methods(os, ns) {
         merged.insert(
@@ -142,11 +138,9 @@ impl Builder<'_> {
         self.index
             .collect(&mut changes, &[], [o.as_deref(), n.as_deref()]);
         let decl_of = |c: &Content| {
-            c.messages
-                .get(root)
-                .map(Arc::as_ref)
+            c.message(root)
                 .map(decl::message)
-                .or_else(|| c.services.get(root).map(Arc::as_ref).map(decl::service))
+                .or_else(|| c.service(root).map(decl::service))
         };
         Node {
             kind,

@@ -40,6 +40,21 @@ pub struct Content {
 }
 
 impl Content {
+    /// The message with this full name (its shared declaration, borrowed).
+    pub fn message(&self, name: &str) -> Option<&Message> {
+        self.messages.get(name).map(Arc::as_ref)
+    }
+
+    /// The enum with this full name.
+    pub fn enum_(&self, name: &str) -> Option<&Enum> {
+        self.enums.get(name).map(Arc::as_ref)
+    }
+
+    /// The service with this full name.
+    pub fn service(&self, name: &str) -> Option<&Service> {
+        self.services.get(name).map(Arc::as_ref)
+    }
+
     /// The extensions of message `extendee`, by number.
     pub fn extensions_of(&self, extendee: &str) -> impl Iterator<Item = &Extension> {
         self.extensions
