@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use rayon::prelude::*;
 
 use super::super::model::{Content, Enum, Message, Service};
+use super::Compiled;
 
 /// The variants of one name compared with a new declaration, newest first, at most: a name
 /// redefined in every version costs a bounded number of compares, not one per version.
@@ -23,6 +24,24 @@ pub(super) struct Shared {
     messages: HashMap<String, Vec<Arc<Message>>>,
     enums: HashMap<String, Vec<Arc<Enum>>>,
     services: HashMap<String, Vec<Arc<Service>>>,
+}
+
+impl super::Cache {
+    /// Shares the declarations of sets just compiled (in order) with those held. The held
+    /// ones are taken out of their lock meanwhile: no lock is held across the parallel
+    /// look-ups (the cache's parts take it as they are read).
+    pub(super) fn share_fresh<'c>(&mut self, compiled: impl Iterator<Item = &'c mut Compiled>) {
+        let mut contents: Vec<&mut Content> = compiled
+            .filter_map(|c| Arc::get_mut(&mut c.schema))
+            .map(|s| &mut s.content)
+            .collect();
+        if contents.is_empty() {
+            return;
+        }
+        let mut held = std::mem::take(&mut *lock(&self.shared));
+        self.stats.decls_shared += held.share(&mut contents);
+        *lock(&self.shared) = held;
+    }
 }
 
 /// The shared declarations, locked: a holder that panicked left no half-made insert.

@@ -25,11 +25,10 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::super::model::Content;
 use super::parse::{self, key_of, readable};
 use super::set::{Prepared, finish, prepare};
 use super::units::{self, Target};
-use super::{Cache, CompileStats, Compiled, SetKey, SourceRef, persist, set_key, shared};
+use super::{Cache, CompileStats, Compiled, SetKey, SourceRef, persist, set_key};
 
 /// Distinct sets compiled side by side per thread, at most.
 const SETS_PER_THREAD: usize = 4;
@@ -87,20 +86,7 @@ impl Cache {
             Vec::new()
         } else {
             self.windows += 1;
-            let mut compiled = self.compile_or_load(&sets);
-            let mut contents: Vec<&mut Content> = compiled
-                .iter_mut()
-                .flatten()
-                .filter_map(|c| Arc::get_mut(&mut c.schema))
-                .map(|s| &mut s.content)
-                .collect();
-            // Taken out of its lock while the sets look up side by side: no lock is held
-            // across the parallel work (the cache's parts take it as they are read).
-            let mut held = std::mem::take(&mut *shared::lock(&self.shared));
-            self.stats.decls_shared += held.share(&mut contents);
-            *shared::lock(&self.shared) = held;
-            drop(contents);
-            let mut compiled = compiled.into_iter();
+            let mut compiled = self.compile_or_load(&sets).into_iter();
             sets.iter()
                 .map(|files| match compiled.next() {
                     Some(Ok(c)) => (Arc::new(c), true),

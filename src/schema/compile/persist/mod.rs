@@ -76,11 +76,13 @@ impl Cache {
     ) -> Vec<Result<Compiled, String>> {
         let Some(disk) = self.disk.clone() else {
             let jobs: Vec<_> = sets.iter().map(|s| s.to_vec()).collect();
-            return self
+            let mut out: Vec<Result<Compiled, String>> = self
                 .compile_jobs(&jobs)
                 .into_iter()
                 .map(|r| r.map(|(c, _)| c))
                 .collect();
+            self.share_fresh(out.iter_mut().flatten());
+            return out;
         };
         // Files never seen (a monorepo's changed file) are parsed now: their keys need it.
         let held = &self.parsed;
@@ -125,12 +127,18 @@ impl Cache {
             }
         }
         let compiled = self.compile_and_save(&files);
+        // Sets compiled whole hold declarations of their own (those put together from parts
+        // share them as the parts are read).
+        let mut fresh: Vec<usize> = Vec::new();
         let mut whole: Vec<usize> = Vec::new();
         let mut partial: Vec<(usize, usize)> = Vec::new();
         for ((i, part), (result, job)) in jobs.into_iter().zip(compiled.into_iter().zip(&files)) {
             match result {
                 Ok(_) if part => partial.push((i, job.len())),
-                Ok((c, _)) => out[i] = Some(Ok(c)),
+                Ok((c, _)) => {
+                    out[i] = Some(Ok(c));
+                    fresh.push(i);
+                }
                 Err(why) => out[i] = Some(Err(why)),
             }
             if !part {
@@ -161,6 +169,13 @@ impl Cache {
             self.count(|s| s.sets_missed += 1);
             out[i] = Some(result.map(|(c, _)| c));
         }
+        fresh.extend(whole);
+        let fresh: HashSet<usize> = fresh.into_iter().collect();
+        let compiled = out
+            .iter_mut()
+            .enumerate()
+            .filter(|(i, _)| fresh.contains(i));
+        self.share_fresh(compiled.filter_map(|(_, r)| r.as_mut()?.as_mut().ok()));
         out.into_iter()
             .map(|r| r.unwrap_or_else(|| Err("no result".to_string())))
             .collect()
