@@ -4,9 +4,9 @@
 //! and compiled there to a descriptor set. Each distinct text is written once per load
 //! ([`Texts`]) and linked into the folders of the calls that read it: a history's hundreds
 //! of calls created and deleted thousands of files, and the file system's inode allocator
-//! slowed every later creation down (a fifth of a cold protobuf load's CPU). Which protoc: `PROTOC` from the environment, else
-//! the one the `protoc-bin-vendored` crate ships for this platform (its path is recorded at
-//! build time and checked before use).
+//! slowed every later creation down (a fifth of a cold protobuf load's CPU). Which protoc:
+//! `PROTOC` from the environment, else the one the `protoc-bin-vendored` crate ships for
+//! this platform (its path is recorded at build time and checked before use).
 
 use std::collections::HashMap;
 use std::io::Read as _;

@@ -129,7 +129,7 @@ pub struct Cache {
     sets: HashMap<SetKey, Arc<Compiled>>,
     units: HashMap<UnitKey, Unit>,
     /// What protoc rejected and compiled so far: where the next units run.
-    rejected: units::Known,
+    known: units::Known,
     /// The texts protoc reads, written once for the whole history.
     texts: super::protoc::Texts,
     fingerprints: Memo,

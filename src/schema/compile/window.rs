@@ -225,8 +225,8 @@ impl Cache {
         let started = Instant::now();
         let targets: Vec<&Target<'_>> =
             prepared.iter().flatten().flat_map(|p| &p.targets).collect();
-        let (texts, units, rejected) = (&self.texts, &mut self.units, &mut self.rejected);
-        let together = guarded(|| units::compile(texts, units, rejected, &targets));
+        let (texts, units, known) = (&self.texts, &mut self.units, &mut self.known);
+        let together = guarded(|| units::compile(texts, units, known, &targets));
         let n = targets.len();
         drop(targets);
         match together {
@@ -240,9 +240,8 @@ impl Cache {
                         continue;
                     };
                     let targets: Vec<&Target<'_>> = set.targets.iter().collect();
-                    let (texts, units, rejected) =
-                        (&self.texts, &mut self.units, &mut self.rejected);
-                    match guarded(|| units::compile(texts, units, rejected, &targets)) {
+                    let (texts, units, known) = (&self.texts, &mut self.units, &mut self.known);
+                    match guarded(|| units::compile(texts, units, known, &targets)) {
                         Ok(compiled) => {
                             self.stats.protoc_units += compiled;
                             self.stats.protoc_reused += targets.len() - compiled;

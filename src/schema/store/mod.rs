@@ -274,8 +274,6 @@ impl Store {
         }
     }
 
-    /// When over the cap, removes the least recently used entries until it is not (a
-    /// temporary file older than an hour, left by a run that was killed, goes first).
     /// What a writer calls when it is done: when this run wrote entries, the store is
     /// brought back under its cap.
     pub fn settle(&self) {
@@ -284,6 +282,8 @@ impl Store {
         }
     }
 
+    /// When over the cap, removes the least recently used entries until it is not (a
+    /// temporary file older than an hour, left by a run that was killed, goes first).
     pub fn evict(&self) {
         let mut files = self.files();
         let mut total: u64 = files.iter().map(|(_, n, _)| n).sum();

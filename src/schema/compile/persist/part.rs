@@ -163,27 +163,13 @@ mod tests {
             let bytes = postcard::to_allocvec(&part).unwrap();
             let back: Part = postcard::from_bytes(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
             assert_eq!(&back.file, part.file, "{name}");
-            assert!(
-                back.messages
-                    .iter()
-                    .map(|m| &**m)
-                    .eq(part.messages.iter().copied()),
-                "{name}"
-            );
-            assert!(
-                back.enums
-                    .iter()
-                    .map(|e| &**e)
-                    .eq(part.enums.iter().copied()),
-                "{name}"
-            );
-            assert!(
-                back.services
-                    .iter()
-                    .map(|s| &**s)
-                    .eq(part.services.iter().copied()),
-                "{name}"
-            );
+            // What was read (shared declarations) equals what was written (borrowed ones).
+            fn same<T: PartialEq>(read: &[Arc<T>], written: &[&T]) -> bool {
+                read.iter().map(Arc::as_ref).eq(written.iter().copied())
+            }
+            assert!(same(&back.messages, &part.messages), "{name}");
+            assert!(same(&back.enums, &part.enums), "{name}");
+            assert!(same(&back.services, &part.services), "{name}");
             assert!(
                 back.extensions.iter().eq(part.extensions.iter().copied()),
                 "{name}"
