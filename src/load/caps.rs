@@ -51,15 +51,66 @@ fn set_cost(files: &[(&str, usize)], known: &HashSet<&str>) -> (usize, usize) {
     (new.saturating_add(own), all)
 }
 
-/// A version's files as the key of its set: sorted (path, blob).
-fn set_of(v: &Version) -> Vec<(&str, &str)> {
-    let mut key: Vec<(&str, &str)> = v
-        .files
-        .iter()
-        .map(|f| (f.path.as_str(), f.blob.as_str()))
-        .collect();
-    key.sort_unstable();
-    key
+/// The history's count so far, set by distinct set: what each blob counts (`of` its text,
+/// once per blob), the sets and blobs counted, and the total.
+struct Tally<'v, F> {
+    of: F,
+    by_blob: HashMap<&'v str, usize>,
+    sets: HashSet<Vec<(&'v str, &'v str)>>,
+    blobs: HashSet<&'v str>,
+    total: usize,
+}
+
+/// What a version's set would add: its key, its cost and its statements in all.
+struct Price<'v> {
+    set: Vec<(&'v str, &'v str)>,
+    cost: usize,
+    all: usize,
+}
+
+impl<'v, F: Fn(&str) -> usize> Tally<'v, F> {
+    fn new(of: F) -> Self {
+        Tally {
+            of,
+            by_blob: HashMap::new(),
+            sets: HashSet::new(),
+            blobs: HashSet::new(),
+            total: 0,
+        }
+    }
+
+    /// What `v`'s set would add; None when it is counted already (it costs nothing more).
+    fn price(&mut self, v: &'v Version) -> Option<Price<'v>> {
+        let mut set: Vec<(&str, &str)> = v
+            .files
+            .iter()
+            .map(|f| (f.path.as_str(), f.blob.as_str()))
+            .collect();
+        set.sort_unstable();
+        if self.sets.contains(&set) {
+            return None;
+        }
+        let counts: Vec<(&str, usize)> = v
+            .files
+            .iter()
+            .map(|f| {
+                let n = *self
+                    .by_blob
+                    .entry(f.blob.as_str())
+                    .or_insert_with(|| f.text.as_deref().map_or(0, |t| (self.of)(t)));
+                (f.blob.as_str(), n)
+            })
+            .collect();
+        let (cost, all) = set_cost(&counts, &self.blobs);
+        Some(Price { set, cost, all })
+    }
+
+    /// Counts a set priced before.
+    fn take(&mut self, p: Price<'v>) {
+        self.total = self.total.saturating_add(p.cost);
+        self.blobs.extend(p.set.iter().map(|(_, b)| *b));
+        self.sets.insert(p.set);
+    }
 }
 
 /// Per version, in history order: why it is not compiled (one line), or None.
@@ -68,10 +119,7 @@ pub(super) fn over_caps(versions: &[Version], limits: &Limits) -> Vec<Option<Str
     // do not reach the history cap, no version passes it, and no statement needs counting
     // (protobuf's 384 tags: no tokenizing at all).
     let within = history_within(versions, limits.history_statements);
-    let mut by_blob: HashMap<&str, usize> = HashMap::new();
-    let mut counted: HashSet<Vec<(&str, &str)>> = HashSet::new();
-    let mut blobs: HashSet<&str> = HashSet::new();
-    let mut total = 0usize;
+    let mut tally = Tally::new(crate::proto_text::statements);
     let mut out: Vec<Option<String>> = versions
         .iter()
         .rev()
@@ -89,33 +137,22 @@ pub(super) fn over_caps(versions: &[Version], limits: &Limits) -> Vec<Option<Str
                     limits::VERSION_VAR
                 ));
             }
-            let key = set_of(v);
-            if within || counted.contains(&key) {
+            if within {
                 return None;
             }
-            let counts: Vec<(&str, usize)> = v
-                .files
-                .iter()
-                .map(|f| {
-                    let n = by_blob.entry(f.blob.as_str()).or_insert_with(|| {
-                        f.text.as_deref().map_or(0, crate::proto_text::statements)
-                    });
-                    (f.blob.as_str(), *n)
-                })
-                .collect();
-            let (cost, all) = set_cost(&counts, &blobs);
-            if total.saturating_add(cost) > limits.history_statements {
+            let p = tally.price(v)?;
+            if tally.total.saturating_add(p.cost) > limits.history_statements {
                 return Some(format!(
-                    "not compiled: its {all} statements (counted as {cost}: those not in a \
+                    "not compiled: its {} statements (counted as {}: those not in a \
                      newer version, an eighth of all, two per file) would take the history \
                      past its cap of {} statements, newest versions first (set {} to raise it)",
+                    p.all,
+                    p.cost,
                     limits.history_statements,
                     limits::HISTORY_VAR
                 ));
             }
-            total += cost;
-            blobs.extend(v.files.iter().map(|f| f.blob.as_str()));
-            counted.insert(key);
+            tally.take(p);
             None
         })
         .collect();
@@ -127,31 +164,13 @@ pub(super) fn over_caps(versions: &[Version], limits: &Limits) -> Vec<Option<Str
 /// most `cap` bytes that can end or open a statement (`;`, `{`): an upper bound of their
 /// count.
 fn history_within(versions: &[Version], cap: usize) -> bool {
-    let mut by_blob: HashMap<&str, usize> = HashMap::new();
-    let mut seen: HashSet<Vec<(&str, &str)>> = HashSet::new();
-    let mut blobs: HashSet<&str> = HashSet::new();
-    let mut total = 0usize;
+    let mut tally = Tally::new(|t: &str| t.bytes().filter(|b| matches!(b, b';' | b'{')).count());
     for v in versions {
-        if !seen.insert(set_of(v)) {
-            continue;
-        }
-        let counts: Vec<(&str, usize)> = v
-            .files
-            .iter()
-            .map(|f| {
-                let n = by_blob.entry(f.blob.as_str()).or_insert_with(|| {
-                    f.text.as_deref().map_or(0, |t| {
-                        t.bytes().filter(|b| matches!(b, b';' | b'{')).count()
-                    })
-                });
-                (f.blob.as_str(), *n)
-            })
-            .collect();
-        let (cost, _) = set_cost(&counts, &blobs);
-        blobs.extend(v.files.iter().map(|f| f.blob.as_str()));
-        total = total.saturating_add(cost);
-        if total > cap {
-            return false;
+        if let Some(p) = tally.price(v) {
+            tally.take(p);
+            if tally.total > cap {
+                return false;
+            }
         }
     }
     true
