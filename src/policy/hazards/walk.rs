@@ -116,16 +116,16 @@ fn content_of(v: &Loaded) -> Option<(&Content, bool)> {
     Some((&schema.content, v.unchanged_since.is_some()))
 }
 
-/// The story of the message or enum `name` across the history.
-fn type_story<'a>(
+/// Walks the history for one container: each version whose content is new goes to
+/// `new(i, content, container, placed)`; a run of unchanged versions is marked seen again
+/// where `holds` its content (asked once per run: nothing else can show there).
+fn walk<'a>(
     versions: &'a [Loaded],
-    name: &'a str,
-    in_scope: &(dyn Fn(usize, &str) -> bool + Sync),
+    holds: impl Fn(&Content) -> bool,
+    mut new: impl FnMut(usize, &'a Content, &mut Container<'a>, &mut Vec<Placed<'a>>),
 ) -> Vec<Placed<'a>> {
     let mut c = Container::default();
     let mut placed = Vec::new();
-    // Whether the content of the run of unchanged versions being walked holds `name` (looked
-    // up once per run, not once per version).
     let mut held: Option<bool> = None;
     for (i, v) in versions.iter().enumerate() {
         let Some((content, unchanged)) = content_of(v) else {
@@ -133,18 +133,28 @@ fn type_story<'a>(
             continue;
         };
         if unchanged {
-            // Nothing can show here, but what is still there was held here too.
-            let h = *held.get_or_insert_with(|| {
-                content.messages.contains_key(name) || content.enums.contains_key(name)
-            });
-            if h {
+            if *held.get_or_insert_with(|| holds(content)) {
                 c.seen_again(i);
             }
             continue;
         }
         held = None;
+        new(i, content, &mut c, &mut placed);
+    }
+    placed
+}
+
+/// The story of the message or enum `name` across the history.
+fn type_story<'a>(
+    versions: &'a [Loaded],
+    name: &'a str,
+    in_scope: &(dyn Fn(usize, &str) -> bool + Sync),
+) -> Vec<Placed<'a>> {
+    let holds =
+        |content: &Content| content.messages.contains_key(name) || content.enums.contains_key(name);
+    walk(versions, holds, |i, content, c, placed| {
         if !in_scope(i, name) {
-            continue;
+            return;
         }
         let mut out = Vec::new();
         if let Some(m) = content
@@ -156,7 +166,7 @@ fn type_story<'a>(
                 c.seen_again(i);
             } else {
                 c.last_message = Some(m);
-                message(&mut c, m, i, versions, &mut out);
+                message(c, m, i, versions, &mut out);
             }
             placed.extend(out.drain(..).map(|h| (i, Phase::Message, name, h)));
         }
@@ -165,12 +175,11 @@ fn type_story<'a>(
                 c.seen_again(i);
             } else {
                 c.last_enum = Some(e);
-                enumeration(&mut c, e, i, versions, &mut out);
+                enumeration(c, e, i, versions, &mut out);
             }
             placed.extend(out.drain(..).map(|h| (i, Phase::Enum, name, h)));
         }
-    }
-    placed
+    })
 }
 
 /// The story of the extensions of message `extendee` across the history.
@@ -179,22 +188,8 @@ fn extension_story<'a>(
     extendee: &'a str,
     in_scope: &(dyn Fn(usize, &str) -> bool + Sync),
 ) -> Vec<Placed<'a>> {
-    let mut c = Container::default();
-    let mut placed = Vec::new();
-    // As in `type_story`: one look-up per run of unchanged versions.
-    let mut held: Option<bool> = None;
-    for (i, v) in versions.iter().enumerate() {
-        let Some((content, unchanged)) = content_of(v) else {
-            held = None;
-            continue;
-        };
-        if unchanged {
-            if *held.get_or_insert_with(|| content.extensions.contains_key(extendee)) {
-                c.seen_again(i);
-            }
-            continue;
-        }
-        held = None;
+    let holds = |content: &Content| content.extensions.contains_key(extendee);
+    walk(versions, holds, |i, content, c, placed| {
         let mut out = Vec::new();
         // The extensions of each message, own or not (custom options extend
         // descriptor.proto's messages): their numbers can be reused too.
@@ -206,7 +201,7 @@ fn extension_story<'a>(
                 c.seen_again(i);
             } else {
                 c.last_extensions = Some(exts);
-                extensions(&mut c, extendee, exts, i, versions, &mut out);
+                extensions(c, extendee, exts, i, versions, &mut out);
             }
             placed.extend(out.drain(..).map(|h| (i, Phase::Extensions, extendee, h)));
         }
@@ -216,12 +211,11 @@ fn extension_story<'a>(
             && c.last_extensions.as_ref().is_some_and(|x| !x.is_empty())
         {
             c.last_extensions = Some(&NO_EXTENSIONS);
-            extensions(&mut c, extendee, &NO_EXTENSIONS, i, versions, &mut out);
+            extensions(c, extendee, &NO_EXTENSIONS, i, versions, &mut out);
             placed.extend(
                 out.drain(..)
                     .map(|h| (i, Phase::ExtensionsGone, extendee, h)),
             );
         }
-    }
-    placed
+    })
 }
