@@ -234,7 +234,7 @@ impl<'p> Comparer<'p> {
         let Some(stored) = &self.stored_changes else {
             return Some(judge());
         };
-        let key = stored.key(list, &a, &b);
+        let key = stored.key(list, &a, &b, [self.placement(&a), self.placement(&b)]);
         if let Some(changes) = stored.get(&key) {
             return Some(changes);
         }

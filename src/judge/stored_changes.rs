@@ -71,22 +71,30 @@ impl StoredChanges {
     }
 
     /// The key of the list of `old` -> `new`.
-    pub(super) fn key(&self, list: List, old: &Side<'_>, new: &Side<'_>) -> [u8; 32] {
+    /// `placed`: each side's [`placement`](super::stored::placement), which the comparer
+    /// keeps per version.
+    pub(super) fn key(
+        &self,
+        list: List,
+        old: &Side<'_>,
+        new: &Side<'_>,
+        placed: [[u8; 32]; 2],
+    ) -> [u8; 32] {
         let mut h = Sha256::new();
         h.update(self.base);
         h.update([list as u8]);
-        h.update(self.side(old));
-        h.update(self.side(new));
+        h.update(self.side(old, placed[0]));
+        h.update(self.side(new, placed[1]));
         h.finalize().into()
     }
 
     /// What a side's list depends on (see the module's doc), once per version.
-    fn side(&self, s: &Side<'_>) -> [u8; 32] {
+    fn side(&self, s: &Side<'_>, placed: [u8; 32]) -> [u8; 32] {
         let compute = || {
             let mut h = Sha256::new();
             text(&mut h, s.version.name());
             text(&mut h, &s.schema.fingerprint);
-            h.update(super::stored::placement(&s.schema.content));
+            h.update(placed);
             text(&mut h, if s.directives { "directives" } else { "" });
             for f in s.version.failed_files.iter() {
                 text(&mut h, f);
