@@ -242,20 +242,27 @@ pub fn compile_unit(
             protoc.source
         ))
     })?;
-    // Read stderr on a thread so a chatty protoc never blocks on a full pipe.
+    // Read stderr on a thread so a chatty protoc never blocks on a full pipe (past 1 MiB
+    // it is read and dropped); its end (protoc exiting) wakes the wait at once, where a
+    // poll would sleep past it: a history makes hundreds of calls.
     let mut stderr = child.stderr.take();
+    let (ended, end) = std::sync::mpsc::channel();
     let reader = std::thread::spawn(move || {
         let mut bytes = Vec::new();
         if let Some(s) = stderr.as_mut() {
             let _ = s.take(1 << 20).read_to_end(&mut bytes);
+            let _ = std::io::copy(s, &mut std::io::sink());
         }
+        let _ = ended.send(());
         String::from_utf8_lossy(&bytes).into_owned()
     });
-    let started = Instant::now();
+    let deadline = Instant::now() + TIME_LIMIT;
+    let _ = end.recv_timeout(TIME_LIMIT);
+    let mut nap = Duration::from_micros(100);
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Ok(status),
-            Ok(None) if started.elapsed() > TIME_LIMIT => {
+            Ok(None) if Instant::now() > deadline => {
                 let _ = child.kill();
                 let _ = child.wait();
                 break Err(format!(
@@ -263,7 +270,11 @@ pub fn compile_unit(
                     TIME_LIMIT.as_secs()
                 ));
             }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            // Its stderr closed as it exited: the status follows within moments.
+            Ok(None) => {
+                std::thread::sleep(nap);
+                nap = (nap * 2).min(Duration::from_millis(10));
+            }
             Err(e) => break Err(format!("waiting for protoc: {e}")),
         }
     };
