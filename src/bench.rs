@@ -83,9 +83,10 @@ pub fn run(
         s.compile.protox_files
     );
     println!(
-        "protoc              {:>8.1} ms  ({} units compiled, {} reused; {})",
+        "protoc              {:>8.1} ms  ({} units compiled, {} of them rejected with an import, {} reused; {})",
         ms(s.compile.protoc),
         s.compile.protoc_units,
+        s.compile.protoc_inherited,
         s.compile.protoc_reused,
         protolapse::schema::protoc_source()
     );

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A problem in one file, 1-based line and column (0 when unknown).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     pub file: String,
     pub line: u32,

@@ -171,6 +171,30 @@ impl Texts {
     }
 }
 
+/// Why a protoc call gave no descriptors.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub diagnostics: Vec<Diagnostic>,
+    /// protoc read the files and rejected them, as opposed to not being run or not finishing.
+    /// A file protoc rejects is rejected wherever it is imported, so its importers are too.
+    pub rejected: bool,
+}
+
+impl Failure {
+    /// protoc was not run on `file`, or did not finish, for `message`.
+    pub fn not_run(file: &str, message: String) -> Self {
+        Failure {
+            diagnostics: vec![Diagnostic {
+                file: file.to_string(),
+                line: 0,
+                column: 0,
+                message,
+            }],
+            rejected: false,
+        }
+    }
+}
+
 /// Compiles `targets` with the files of their import closures (`(import path, text)`,
 /// targets included) to a serialized `FileDescriptorSet` (imports included, dependencies
 /// first, with source info), or the diagnostics protoc printed.
@@ -179,16 +203,9 @@ pub fn compile_unit(
     protoc: &Protoc,
     targets: &[&str],
     files: &[(&str, &str)],
-) -> Result<Vec<u8>, Vec<Diagnostic>> {
+) -> Result<Vec<u8>, Failure> {
     let target = targets.first().copied().unwrap_or("");
-    let fail = |message: String| {
-        vec![Diagnostic {
-            file: target.to_string(),
-            line: 0,
-            column: 0,
-            message,
-        }]
-    };
+    let fail = |message: String| Failure::not_run(target, message);
     let dir = crate::scratch::folder(crate::scratch::Kind::Protoc)
         .map_err(|e| fail(format!("cannot create a temporary folder for protoc: {e}")))?;
     let src = dir.path().join("src");
@@ -224,14 +241,11 @@ pub fn compile_unit(
     }
     // protoc reads `-x` as a flag and `@x` as a file of more flags: neither is a file name.
     if let Some(bad) = targets.iter().find(|t| t.starts_with(['-', '@'])) {
-        return Err(vec![Diagnostic {
-            file: bad.to_string(),
-            line: 0,
-            column: 0,
-            message: "a file name starting with `-` or `@` would be read by protoc as flags; \
-                      not compiled"
+        return Err(Failure::not_run(
+            bad,
+            "a file name starting with `-` or `@` would be read by protoc as flags; not compiled"
                 .into(),
-        }]);
+        ));
     }
     cmd.args(targets);
     CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -286,8 +300,10 @@ pub fn compile_unit(
             .filter(|l| !l.trim().is_empty())
             .map(|l| parse_line(l, target))
             .collect();
+        // Rejected: protoc read the files and said why (not killed, not silent).
+        let rejected = status.code().is_some() && !diagnostics.is_empty();
         if diagnostics.is_empty() {
-            diagnostics = fail(format!("protoc failed ({status}) without a message"));
+            diagnostics = fail(format!("protoc failed ({status}) without a message")).diagnostics;
         }
         if (1..EDITIONS_SINCE).contains(&protoc.major)
             && let Some(first) = diagnostics.first_mut()
@@ -299,7 +315,10 @@ pub fn compile_unit(
                 protoc.major
             ));
         }
-        return Err(diagnostics);
+        return Err(Failure {
+            diagnostics,
+            rejected,
+        });
     }
     std::fs::read(&out).map_err(|e| fail(format!("cannot read protoc's output: {e}")))
 }
@@ -376,7 +395,9 @@ mod tests {
             &[("a.proto", "edition = \"2023\";")],
         )
         .unwrap_err();
-        assert!(e[0].message.contains("PROTOC"), "{e:?}");
+        assert!(e.diagnostics[0].message.contains("PROTOC"), "{e:?}");
+        // Not run is not rejected: importers run on their own.
+        assert!(!e.rejected);
     }
 
     /// Two calls that read the same texts write each once, and compile alike; another text

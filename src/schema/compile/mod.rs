@@ -64,6 +64,9 @@ pub struct CompileStats {
     /// the protoc phase (units run in parallel).
     pub protoc_units: usize,
     pub protoc_reused: usize,
+    /// Of the units compiled, those rejected with an import protoc rejected (its diagnostics
+    /// inherited; most without a call of their own).
+    pub protoc_inherited: usize,
     pub protoc: Duration,
     /// Files opened with protox (judged files of distinct sets).
     pub protox_files: usize,
@@ -86,6 +89,7 @@ impl CompileStats {
         self.sets_reused += other.sets_reused;
         self.protoc_units += other.protoc_units;
         self.protoc_reused += other.protoc_reused;
+        self.protoc_inherited += other.protoc_inherited;
         self.protox_files += other.protox_files;
         self.decls_shared += other.decls_shared;
     }

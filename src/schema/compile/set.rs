@@ -35,7 +35,7 @@ pub(super) struct Prepared<'a> {
 }
 
 /// What each compiler takes of a gathered set.
-pub(super) fn prepare(gathered: Gathered<'_>) -> Prepared<'_> {
+pub(super) fn prepare<'a>(gathered: Gathered<'a>) -> Prepared<'a> {
     let Gathered {
         files,
         parsed,
@@ -57,7 +57,15 @@ pub(super) fn prepare(gathered: Gathered<'_>) -> Prepared<'_> {
     let needs_protoc = needs_protoc(&parsed, &deps);
     let blob_of: HashMap<&str, &str> = files.iter().map(|f| (f.path, f.blob)).collect();
     // protoc, by unit, for the judged files protox cannot link.
-    let targets: Vec<Target<'_>> = files
+    let target = |path: &'a str, blob: &str| {
+        let mut t = Target::new(path, blob, &deps, &blob_of, &texts);
+        if let Some(Parsed::Protoc(_, e)) = parsed.get(path) {
+            t.protox_error = e.clone();
+        }
+        t.edition_line = texts.get(path).and_then(|t| edition_line(t)).unwrap_or(0);
+        t
+    };
+    let mut targets: Vec<Target<'_>> = files
         .iter()
         .filter(|f| f.origin == Origin::Root && needs_protoc.contains(f.path))
         // A file that imports one that did not parse is left out (said by `unexplained`).
@@ -66,15 +74,9 @@ pub(super) fn prepare(gathered: Gathered<'_>) -> Prepared<'_> {
                 .iter()
                 .any(|p| failed_parse.contains(p))
         })
-        .map(|f| {
-            let mut t = Target::new(f.path, f.blob, &deps, &blob_of, &texts);
-            if let Some(Parsed::Protoc(_, e)) = parsed.get(f.path) {
-                t.protox_error = e.clone();
-            }
-            t.edition_line = texts.get(f.path).and_then(|t| edition_line(t)).unwrap_or(0);
-            t
-        })
+        .map(|f| target(f.path, f.blob))
         .collect();
+    needs(&mut targets, &files, &needs_protoc, target);
     Prepared {
         files,
         parsed,
@@ -243,6 +245,51 @@ fn unexplained<V>(
 
 /// What protox cannot link: the files it cannot parse (editions) and, transitively, every
 /// file that imports one.
+/// Fills in each target's [`Target::needs`]: the units of the files in its closure that
+/// protoc compiles and that do not import it back. An import that is not itself a judged
+/// target (one from outside the repository's roots) joins `targets` unjudged, so that what a
+/// unit inherits never depends on which of its imports the version judges.
+fn needs<'a>(
+    targets: &mut Vec<Target<'a>>,
+    files: &[SourceRef<'a>],
+    needs_protoc: &BTreeSet<String>,
+    target: impl Fn(&'a str, &str) -> Target<'a>,
+) {
+    let mut at: HashMap<String, usize> = targets
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.path.to_string(), i))
+        .collect();
+    let judged = targets.len();
+    for i in 0..judged {
+        for j in 0..targets[i].blobs.len() {
+            let path = targets[i].blobs[j].0.as_str();
+            if at.contains_key(path) || !needs_protoc.contains(path) {
+                continue;
+            }
+            let Some(f) = files.iter().find(|f| f.path == path) else {
+                continue;
+            };
+            let mut t = target(f.path, f.blob);
+            t.judged = false;
+            at.insert(f.path.to_string(), targets.len());
+            targets.push(t);
+        }
+    }
+    for i in 0..targets.len() {
+        let t = &targets[i];
+        let needs: Vec<UnitKey> = t
+            .blobs
+            .iter()
+            .filter(|(p, _)| *p != t.path)
+            .filter_map(|(p, _)| at.get(p).map(|&j| &targets[j]))
+            .filter(|u| !u.blobs.iter().any(|(p, _)| p == t.path))
+            .map(|u| u.key.clone())
+            .collect();
+        targets[i].needs = needs;
+    }
+}
+
 fn needs_protoc(
     parsed: &HashMap<String, Parsed>,
     deps: &HashMap<&str, Vec<String>>,

@@ -16,7 +16,7 @@ use super::super::diagnostic::Diagnostic;
 use super::super::docs;
 use super::super::features;
 use super::super::model::FileDocs;
-use super::super::protoc;
+use super::super::protoc::{self, Failure};
 use super::super::wire::{self, EDITION, FILE, SOURCE_CODE_INFO, SYNTAX};
 use super::visibility::local_symbols;
 
@@ -56,7 +56,7 @@ pub(super) struct UnitOut {
     docs: Arc<FileDocs>,
 }
 
-pub(super) type Unit = Arc<Result<UnitOut, Vec<Diagnostic>>>;
+pub(super) type Unit = Arc<Result<UnitOut, Failure>>;
 
 /// One file to compile with protoc: its unit key and the texts protoc is given.
 pub(super) struct Target<'a> {
@@ -69,6 +69,13 @@ pub(super) struct Target<'a> {
     pub protox_error: Option<Diagnostic>,
     /// The line of its `edition` statement, for a diagnostic without protoc.
     pub edition_line: u32,
+    /// The units of the files it imports (directly or not) that protoc compiles too, each
+    /// without it in its own closure; sorted by path. Should protoc reject one, it rejects
+    /// this unit with it: the unit inherits their diagnostics without a call.
+    pub needs: Vec<UnitKey>,
+    /// Whether it is one of the version's judged files, or only the import of one (its
+    /// unit is compiled for what its importers inherit, and not joined).
+    pub judged: bool,
 }
 
 impl<'a> Target<'a> {
@@ -106,6 +113,8 @@ impl<'a> Target<'a> {
             blobs,
             protox_error: None,
             edition_line: 0,
+            needs: Vec::new(),
+            judged: true,
         }
     }
 }
@@ -133,27 +142,101 @@ impl Known {
 }
 
 /// Compiles the units of `targets` that `units` does not hold yet; returns how many were
-/// compiled. The new units run as one protoc call per core (a call reads each shared import
-/// once), each unit cut out of its call's output afterwards; a call that fails is split and
-/// retried, so one broken file never takes the others down with it. A unit likely to fail
-/// ([`Known::risky`]) runs alone at once: protoc stops at the first input that fails, so a
-/// failing unit needs a call of its own anyway.
+/// compiled, and how many of them inherited a rejection. A unit any of whose [`Target::needs`] protoc rejected is rejected with them,
+/// with their diagnostics (protoc rejects every importer of a file it rejects: half of
+/// protobuf's calls were importers of its own test protos that protoc 36 rejects); any
+/// other unit gives what protoc gives it. So what a unit gives never depends on what was
+/// compiled before it or beside it.
+///
+/// Units run in rounds: a unit waits for the needs likely to fail ([`Known::risky`]), and
+/// inherits their rejection without a call; the units of a round run as one protoc call per
+/// core (a call reads each shared import once), each unit cut out of its call's output
+/// afterwards; a call that fails is split and retried, so one broken file never takes the
+/// others down with it. A risky unit runs alone at once: protoc stops at the first input
+/// that fails, so a failing unit needs a call of its own anyway.
 pub(super) fn compile(
     texts: &protoc::Texts,
     units: &mut HashMap<UnitKey, Unit>,
     known: &mut Known,
     targets: &[&Target<'_>],
-) -> usize {
+) -> (usize, usize) {
     let mut seen = HashSet::new();
-    let todo: Vec<&Target<'_>> = targets
+    let mut todo: Vec<&Target<'_>> = targets
         .iter()
         .copied()
         .filter(|t| !units.contains_key(&t.key) && seen.insert(&t.key))
         .collect();
-    let fresh: Vec<(UnitKey, Unit)> = match protoc::locate() {
+    let (mut n, mut inheriting) = (0, 0);
+    while !todo.is_empty() {
+        let risky: HashSet<&UnitKey> = todo
+            .iter()
+            .filter(|t| known.risky(t))
+            .map(|t| &t.key)
+            .collect();
+        let (mut ready, mut later): (Vec<&Target<'_>>, Vec<&Target<'_>>) = todo
+            .iter()
+            .partition(|t| !t.needs.iter().any(|k| risky.contains(k)));
+        // Needs have smaller closures than their unit, so the smallest unit left is always
+        // ready; were none, all would run now rather than never.
+        if ready.is_empty() {
+            ready = later;
+            later = Vec::new();
+        }
+        let run: Vec<&Target<'_>> = ready
+            .iter()
+            .copied()
+            .filter(|t| inherited(t, units).is_none())
+            .collect();
+        let ran: HashMap<UnitKey, Unit> = run_round(texts, known, &run).into_iter().collect();
+        learn(known, &run, &ran);
+        // Needs first (a need's closure is smaller), so each unit sees its needs' results.
+        ready.sort_by_key(|t| t.blobs.len());
+        for t in ready {
+            let unit = match inherited(t, units) {
+                Some(failure) => {
+                    inheriting += 1;
+                    Arc::new(Err(failure))
+                }
+                None => match ran.get(&t.key) {
+                    Some(unit) => unit.clone(),
+                    None => continue,
+                },
+            };
+            units.insert(t.key.clone(), unit);
+            n += 1;
+        }
+        todo = later;
+    }
+    (n, inheriting)
+}
+
+/// What `t` inherits of the units it needs that protoc rejected: their diagnostics, once
+/// each, in the order of the needs; `None` when protoc rejected none of them.
+fn inherited(t: &Target<'_>, units: &HashMap<UnitKey, Unit>) -> Option<Failure> {
+    let mut seen = HashSet::new();
+    let diagnostics: Vec<Diagnostic> = t
+        .needs
+        .iter()
+        .filter_map(|k| match units.get(k).map(|u| u.as_ref()) {
+            Some(Err(f)) if f.rejected => Some(&f.diagnostics),
+            _ => None,
+        })
+        .flatten()
+        .filter(|d| d.file != t.path && seen.insert(*d))
+        .cloned()
+        .collect();
+    (!diagnostics.is_empty()).then_some(Failure {
+        diagnostics,
+        rejected: true,
+    })
+}
+
+/// Runs `run` with protoc: the units likely to fail alone, the others together.
+fn run_round(texts: &protoc::Texts, known: &Known, run: &[&Target<'_>]) -> Vec<(UnitKey, Unit)> {
+    match protoc::locate() {
         Ok(protoc) => {
             let (alone, together): (Vec<&Target<'_>>, Vec<&Target<'_>>) =
-                todo.iter().partition(|t| known.risky(t));
+                run.iter().partition(|t| known.risky(t));
             let threads = rayon::current_num_threads().max(1);
             let mut calls: Vec<Vec<&Target<'_>>> = Vec::new();
             for group in one_text_per_path(together) {
@@ -166,19 +249,22 @@ pub(super) fn compile(
                 .flat_map_iter(|chunk| run_batch(texts, protoc, chunk))
                 .collect()
         }
-        Err(why) => todo
+        Err(why) => run
             .iter()
-            .map(|t| (t.key.clone(), Arc::new(Err(vec![without_protoc(t, why)]))))
+            .map(|t| (t.key.clone(), Arc::new(Err(without_protoc(t, why)))))
             .collect(),
-    };
-    // Remember the files protoc complained about, by blob, and those it compiled.
-    for (key, unit) in &fresh {
-        let Some(t) = todo.iter().find(|t| &t.key == key) else {
+    }
+}
+
+/// Remembers the files protoc complained about, by blob, and those it compiled.
+fn learn(known: &mut Known, run: &[&Target<'_>], ran: &HashMap<UnitKey, Unit>) {
+    for (key, unit) in ran {
+        let Some(t) = run.iter().find(|t| &t.key == key) else {
             continue;
         };
         match unit.as_ref() {
-            Err(ds) => {
-                for (i, d) in ds.iter().enumerate() {
+            Err(f) => {
+                for (i, d) in f.diagnostics.iter().enumerate() {
                     if let Some(b) = t.blobs.iter().find(|(p, _)| *p == d.file) {
                         // The first error's file is the one protoc rejected; the others
                         // may only import it.
@@ -192,9 +278,6 @@ pub(super) fn compile(
             Ok(_) => known.good.extend(t.blobs.iter().cloned()),
         }
     }
-    let n = fresh.len();
-    units.extend(fresh);
-    n
 }
 
 /// `targets` in groups that can share a protoc call: in each, one blob per path (the sets
@@ -233,8 +316,12 @@ fn run_batch(
     let mut work: Vec<Vec<&Target<'_>>> = vec![chunk.to_vec()];
     while let Some(group) = work.pop() {
         if let [single] = group.as_slice() {
-            let unit = run_unit(texts, protoc, &[single.path], &single.sources)
-                .and_then(|mut outs| outs.pop().ok_or_else(Vec::new));
+            let unit =
+                run_unit(texts, protoc, &[single.path], &single.sources).and_then(|mut outs| {
+                    outs.pop().ok_or_else(|| {
+                        Failure::not_run(single.path, "protoc's output lacks it".into())
+                    })
+                });
             out.push((single.key.clone(), Arc::new(unit)));
             continue;
         }
@@ -264,7 +351,7 @@ fn run_batch(
                 continue;
             }
             Ok(_) => Vec::new(),
-            Err(errors) => errors,
+            Err(failure) => failure.diagnostics,
         };
         let bad: HashSet<&str> = errors.iter().map(|d| d.file.as_str()).collect();
         let (suspects, rest): (Vec<&Target<'_>>, Vec<&Target<'_>>) = group
@@ -283,8 +370,8 @@ fn run_batch(
 }
 
 /// Why a target was not compiled when there is no protoc.
-fn without_protoc(t: &Target<'_>, why: &str) -> Diagnostic {
-    match &t.protox_error {
+fn without_protoc(t: &Target<'_>, why: &str) -> Failure {
+    let d = match &t.protox_error {
         Some(d) => Diagnostic {
             message: format!("{} (protoc would be tried next, but {why})", d.message),
             ..d.clone()
@@ -298,6 +385,10 @@ fn without_protoc(t: &Target<'_>, why: &str) -> Diagnostic {
                  and {why}"
             ),
         },
+    };
+    Failure {
+        diagnostics: vec![d],
+        rejected: false,
     }
 }
 
@@ -319,14 +410,16 @@ pub(super) fn join(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Joined {
     let mut joined = Joined::default();
-    for t in targets {
+    for t in targets.iter().filter(|t| t.judged) {
         let Some(unit) = units.get(&t.key) else {
             continue;
         };
         match (unit.as_ref(), &t.protox_error) {
             // A file protox could not parse either: protox's reason reads better.
             (Err(_), Some(d)) => diagnostics.push(d.clone()),
-            (Err(ds), None) => diagnostics.extend(ds.iter().map(|d| in_target(d, t.path))),
+            (Err(f), None) => {
+                diagnostics.extend(f.diagnostics.iter().map(|d| in_target(d, t.path)));
+            }
             (Ok(out), _) => match add_unit(pool, out, &mut joined.editions, &mut joined.local) {
                 Ok(()) => joined.done.push((t.path.to_string(), out.docs.clone())),
                 Err(d) => {
@@ -393,17 +486,10 @@ fn run_unit(
     protoc: &protoc::Protoc,
     targets: &[&str],
     sources: &[(&str, &str)],
-) -> Result<Vec<UnitOut>, Vec<Diagnostic>> {
+) -> Result<Vec<UnitOut>, Failure> {
     let first = targets.first().copied().unwrap_or("");
     let bytes = protoc::compile_unit(texts, protoc, targets, sources)?;
-    let fail = |message: String| {
-        vec![Diagnostic {
-            file: first.to_string(),
-            line: 0,
-            column: 0,
-            message,
-        }]
-    };
+    let fail = |message: String| Failure::not_run(first, message);
     // Every file of the output once, dependencies first (protoc's order). Only the head of
     // each file is decoded; editions files get `syntax` rewritten and `edition` dropped on
     // the wire, every file loses its source info, custom options stay as they are.

@@ -230,8 +230,9 @@ impl Cache {
         let n = targets.len();
         drop(targets);
         match together {
-            Ok(compiled) => {
+            Ok((compiled, inherited)) => {
                 self.stats.protoc_units += compiled;
+                self.stats.protoc_inherited += inherited;
                 self.stats.protoc_reused += n - compiled;
             }
             Err(_) => {
@@ -242,8 +243,9 @@ impl Cache {
                     let targets: Vec<&Target<'_>> = set.targets.iter().collect();
                     let (texts, units, known) = (&self.texts, &mut self.units, &mut self.known);
                     match guarded(|| units::compile(texts, units, known, &targets)) {
-                        Ok(compiled) => {
+                        Ok((compiled, inherited)) => {
                             self.stats.protoc_units += compiled;
+                            self.stats.protoc_inherited += inherited;
                             self.stats.protoc_reused += targets.len() - compiled;
                         }
                         Err(why) => *p = Err(why),

@@ -202,3 +202,95 @@ mod batches {
         }
     }
 }
+
+mod rejected_imports {
+    use super::*;
+
+    const BAD: &str =
+        "edition = \"2023\";\npackage p;\nmessage Bad {\n  int32 a = 1;\n  int32 b = 1;\n}\n";
+    const MID: &str =
+        "edition = \"2023\";\npackage m;\nimport \"bad.proto\";\nmessage Mid { p.Bad bad = 1; }\n";
+    const TOP: &str =
+        "edition = \"2023\";\npackage t;\nimport \"mid.proto\";\nmessage Top { m.Mid mid = 1; }\n";
+    const OK: &str = "edition = \"2023\";\npackage o;\nmessage Ok { int32 a = 1; }\n";
+
+    fn whole() -> Vec<SourceRef<'static>> {
+        vec![
+            src("bad.proto", "b1", BAD),
+            src("mid.proto", "m1", MID),
+            src("ok.proto", "o1", OK),
+            src("top.proto", "t1", TOP),
+        ]
+    }
+
+    /// The importers of a file protoc rejects are rejected with its diagnostics (not
+    /// protoc's cascade of "not found or had errors" and "is not defined"), and give the
+    /// same whether the rejected file's unit was compiled in the same call, or known from
+    /// an earlier version (then without a call of their own).
+    #[test]
+    fn importers_of_a_rejected_file_inherit_its_diagnostics() {
+        let cold = Cache::with_store(None).compile(&whole());
+        assert_eq!(cold.status, Status::Partial, "{:?}", cold.diagnostics);
+        let on = |file: &str| -> Vec<&str> {
+            cold.diagnostics
+                .iter()
+                .filter(|d| d.file == file)
+                .map(|d| d.message.as_str())
+                .collect()
+        };
+        let [bad] = &cold
+            .diagnostics
+            .iter()
+            .filter(|d| d.file == "bad.proto")
+            .collect::<Vec<_>>()[..]
+        else {
+            panic!("{:?}", cold.diagnostics)
+        };
+        assert!(bad.message.contains("already been used"), "{bad:?}");
+        assert_eq!(bad.line, 5);
+        let inherited = format!(
+            "protoc rejects its import bad.proto:5:{}: {}",
+            bad.column, bad.message
+        );
+        for importer in ["mid.proto", "top.proto"] {
+            assert_eq!(on(importer), [inherited.as_str()], "{importer}");
+        }
+        assert!(on("ok.proto").is_empty());
+        assert!(cold.schema.content.messages.contains_key("o.Ok"));
+
+        // The rejected file known first: its importers inherit without protoc.
+        let mut cache = Cache::with_store(None);
+        cache.compile(&[src("bad.proto", "b1", BAD), src("ok.proto", "o1", OK)]);
+        let before = cache.stats.clone();
+        let known = cache.compile(&whole());
+        assert_eq!(known.diagnostics, cold.diagnostics);
+        assert_eq!(cache.stats.protoc_inherited - before.protoc_inherited, 2);
+        assert_eq!(cache.stats.protoc_units - before.protoc_units, 2);
+    }
+
+    /// A rejected import that is not judged (excluded by `buf.yaml`) is compiled for what
+    /// its importers inherit, and not reported as a file of its own.
+    #[test]
+    fn an_unjudged_rejected_import_is_inherited_too() {
+        let mut files = whole();
+        files[0].origin = Origin::Excluded;
+        let mut cache = Cache::with_store(None);
+        let out = cache.compile(&files);
+        assert!(out.diagnostics.iter().all(|d| d.file != "bad.proto"));
+        for importer in ["mid.proto", "top.proto"] {
+            let on: Vec<&Diagnostic> = out
+                .diagnostics
+                .iter()
+                .filter(|d| d.file == importer)
+                .collect();
+            assert_eq!(on.len(), 1, "{importer}: {on:?}");
+            assert!(
+                on[0]
+                    .message
+                    .starts_with("protoc rejects its import bad.proto:5:"),
+                "{importer}: {on:?}"
+            );
+        }
+        assert_eq!(cache.stats.protoc_inherited, 2);
+    }
+}
