@@ -1,5 +1,5 @@
 //! The temporary folders protolapse writes to (never the repository): the demo's repository,
-//! the texts protoc reads in a load, and one protoc call's folder. Each is named
+//! and the texts protoc reads in a load (with its outputs). Each is named
 //! `protolapse-KIND-PID-RANDOM` and removed when dropped; a process that ends without
 //! dropping them (killed mid-load, or a terminal UI quit while its history still loaded)
 //! leaves them behind, and the next process that makes one removes those of processes no
@@ -14,17 +14,15 @@ use std::time::Duration;
 pub enum Kind {
     Demo,
     Texts,
-    Protoc,
 }
 
 impl Kind {
-    const ALL: [Kind; 3] = [Kind::Demo, Kind::Texts, Kind::Protoc];
+    const ALL: [Kind; 2] = [Kind::Demo, Kind::Texts];
 
     fn prefix(self) -> &'static str {
         match self {
             Kind::Demo => "protolapse-demo-",
             Kind::Texts => "protolapse-texts-",
-            Kind::Protoc => "protolapse-protoc-",
         }
     }
 }

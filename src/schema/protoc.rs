@@ -1,10 +1,11 @@
 //! Google's `protoc`, for what protox cannot read (editions files, and the files that import
-//! them). protoc reads sources from disk only: each unit (one file and its import closure) is
-//! laid out from the version's text in a fresh temporary folder — never into the repository —
-//! and compiled there to a descriptor set. Each distinct text is written once per load
-//! ([`Texts`]) and linked into the folders of the calls that read it: a history's hundreds
-//! of calls created and deleted thousands of files, and the file system's inode allocator
-//! slowed every later creation down (a fifth of a cold protobuf load's CPU). Which protoc:
+//! them). protoc reads sources from disk only: each distinct text of a load is written once
+//! to a temporary folder ([`Texts`]) — never into the repository — and a call maps each import
+//! path of its unit (one file and its import closure) to its text's file (`-Ipath=file`).
+//! A call makes no folder of its own: a history's hundreds of calls once created and deleted
+//! thousands of files and folders, and the file system's inode allocator slowed every later
+//! creation down (a fifth of a cold protobuf load's CPU, then 3% with the texts linked into
+//! a folder per call). Which protoc:
 //! `PROTOC` from the environment, else the one the `protoc-bin-vendored` crate ships for
 //! this platform (its path is recorded at build time and checked before use).
 
@@ -110,7 +111,8 @@ fn find(from_env: Option<PathBuf>) -> Result<Protoc, String> {
 }
 
 /// The texts protoc reads, each written once to a temporary folder that lives as long as
-/// this value (one load): a call's folder links to them instead of writing its own copies.
+/// this value (one load), as `t/HASH.proto` (a name protoc's messages show as a file's);
+/// protoc runs in that folder, which holds nothing else but its outputs.
 #[derive(Default)]
 pub struct Texts {
     dir: OnceLock<Result<tempfile::TempDir, String>>,
@@ -125,8 +127,11 @@ impl Texts {
     fn dir(&self) -> Result<&Path, String> {
         self.dir
             .get_or_init(|| {
-                crate::scratch::folder(crate::scratch::Kind::Texts)
-                    .map_err(|e| format!("cannot create a temporary folder for protoc: {e}"))
+                let dir = crate::scratch::folder(crate::scratch::Kind::Texts)
+                    .map_err(|e| format!("cannot create a temporary folder for protoc: {e}"))?;
+                std::fs::create_dir(dir.path().join("t"))
+                    .map_err(|e| format!("cannot create a temporary folder for protoc: {e}"))?;
+                Ok(dir)
             })
             .as_ref()
             .map(tempfile::TempDir::path)
@@ -150,24 +155,12 @@ impl Texts {
             .clone();
         cell.get_or_init(|| {
             let name: String = key.iter().map(|b| format!("{b:02x}")).collect();
-            let at = self.dir()?.join(name);
+            let at = self.dir()?.join("t").join(name + ".proto");
             std::fs::write(&at, text)
                 .map_err(|e| format!("cannot write `{path}` for protoc: {e}"))?;
             Ok(at)
         })
         .clone()
-    }
-
-    /// Puts the text of `path` at `at`: a link to its one copy, or a copy where links fail.
-    fn place(&self, path: &str, text: &str, at: &Path) -> Result<(), String> {
-        if let Ok(file) = self.file(path, text)
-            && std::fs::hard_link(&file, at).is_ok()
-        {
-            return Ok(());
-        }
-        // A new file, never through a link that may be there already (the shared copy).
-        let _ = std::fs::remove_file(at);
-        std::fs::write(at, text).map_err(|e| format!("cannot write `{path}` for protoc: {e}"))
     }
 }
 
@@ -206,29 +199,34 @@ pub fn compile_unit(
 ) -> Result<Vec<u8>, Failure> {
     let target = targets.first().copied().unwrap_or("");
     let fail = |message: String| Failure::not_run(target, message);
-    let dir = crate::scratch::folder(crate::scratch::Kind::Protoc)
-        .map_err(|e| fail(format!("cannot create a temporary folder for protoc: {e}")))?;
-    let src = dir.path().join("src");
+    // Each text is read where it was written once for the load: protoc maps its import path
+    // to that file (`-Ipath=file`), so a call makes no folder of its own.
+    let mut cmd = Command::new(&protoc.program);
+    let mut named: HashMap<String, &str> = HashMap::new();
     for (path, text) in files {
-        let Some(rel) = safe_relative(path) else {
+        if safe_relative(path).is_none() {
             return Err(fail(format!(
                 "import path `{path}` is not a plain relative path; protoc is not run on it"
             )));
-        };
-        let at = src.join(rel);
-        if let Some(parent) = at.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| fail(format!("cannot write `{path}` for protoc: {e}")))?;
         }
-        texts.place(path, text, &at).map_err(fail)?;
+        if path.contains([':', '=', ';']) {
+            return Err(fail(format!(
+                "import path `{path}` holds `:`, `;` or `=`, which protoc reads as separators \
+                 in its import paths; protoc is not run on it"
+            )));
+        }
+        let file = texts.file(path, text).map_err(fail)?;
+        cmd.arg(format!("-I{path}={}", file.display()));
+        named.insert(file.display().to_string(), path);
     }
-    let out = dir.path().join("out.binpb");
-    let mut cmd = Command::new(&protoc.program);
-    cmd.current_dir(&src)
-        .arg("-I.")
+    let dir = texts.dir().map_err(fail)?;
+    static OUTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = OUTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = Removed(dir.join(format!("out-{n}.binpb")));
+    cmd.current_dir(dir)
         .arg("--include_imports")
         .arg("--include_source_info")
-        .arg(format!("--descriptor_set_out={}", out.display()))
+        .arg(format!("--descriptor_set_out={}", out.0.display()))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
@@ -299,6 +297,12 @@ pub fn compile_unit(
             .lines()
             .filter(|l| !l.trim().is_empty())
             .map(|l| parse_line(l, target))
+            .map(|mut d| {
+                if let Some(path) = named.get(&d.file) {
+                    d.file = path.to_string();
+                }
+                d
+            })
             .collect();
         // Rejected: protoc read the files and said why (not killed, not silent).
         let rejected = status.code().is_some() && !diagnostics.is_empty();
@@ -320,7 +324,16 @@ pub fn compile_unit(
             rejected,
         });
     }
-    std::fs::read(&out).map_err(|e| fail(format!("cannot read protoc's output: {e}")))
+    std::fs::read(&out.0).map_err(|e| fail(format!("cannot read protoc's output: {e}")))
+}
+
+/// A file removed when dropped (protoc's output, once read or not).
+struct Removed(PathBuf);
+
+impl Drop for Removed {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
 }
 
 /// `a/b.proto:12:5: message` -> a diagnostic there; anything else is the target's.
@@ -424,9 +437,42 @@ mod tests {
         assert_ne!(third.unwrap(), first);
         assert_eq!(written(&texts), 3);
         let dir = texts.dir().unwrap().to_path_buf();
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
+        // The texts, and no output left behind.
+        assert_eq!(std::fs::read_dir(dir.join("t")).unwrap().count(), 3);
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         drop(texts);
         assert!(!dir.exists());
+    }
+
+    /// protoc names the files it read by where they are on disk: its diagnostics are told
+    /// by import path again, with or without a line.
+    #[test]
+    fn diagnostics_name_import_paths_not_the_texts_files() {
+        let protoc = locate().expect("the vendored protoc");
+        let texts = Texts::default();
+        let bad =
+            "edition = \"2023\";\npackage p;\nmessage B {\n  int32 n = 1;\n  int32 m = 1;\n}\n";
+        let a = "edition = \"2023\";\npackage p;\nimport \"d/b.proto\";\nmessage A { B b = 1; }\n";
+        let e = compile_unit(
+            &texts,
+            protoc,
+            &["a.proto"],
+            &[("a.proto", a), ("d/b.proto", bad)],
+        )
+        .unwrap_err();
+        assert!(e.rejected);
+        let d = &e.diagnostics[0];
+        assert_eq!((d.file.as_str(), d.line), ("d/b.proto", 5), "{e:?}");
+        assert!(e.diagnostics.iter().any(|d| d.file == "a.proto"), "{e:?}");
+        // An unknown option on a map field is reported on its entry too, without a line.
+        let c = "edition = \"2023\";\npackage p;\nmessage M { map<string, string> m = 1 [features.no_such = NONE]; }\n";
+        let e = compile_unit(&texts, protoc, &["c.proto"], &[("c.proto", c)]).unwrap_err();
+        assert!(e.diagnostics.iter().any(|d| d.line == 0), "{e:?}");
+        let dir = texts.dir().unwrap().display().to_string();
+        for d in &e.diagnostics {
+            assert_eq!(d.file, "c.proto", "{e:?}");
+            assert!(!d.message.contains(&dir), "{e:?}");
+        }
     }
 }
 

@@ -424,7 +424,6 @@ fn folders_a_dead_run_left_for_protoc_are_swept() {
     let tmp = tempfile::tempdir().expect("temp dir");
     // No process has this id (Linux's pid_max is at most 4,194,304).
     let dead = tmp.path().join("protolapse-texts-4194999-abcdef");
-    let dead_call = tmp.path().join("protolapse-protoc-4194999-ghijkl");
     let dead_demo = tmp.path().join("protolapse-demo-4194999-mnopqr");
     let alive = tmp
         .path()
@@ -432,7 +431,7 @@ fn folders_a_dead_run_left_for_protoc_are_swept() {
     let other = tmp.path().join("protolapse-textsome-4194999");
     let young = tmp.path().join("protolapse-texts-4194998-young");
     let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
-    for d in [&dead, &dead_call, &dead_demo, &alive, &other, &young] {
+    for d in [&dead, &dead_demo, &alive, &other, &young] {
         std::fs::create_dir_all(d.join("inner")).expect("make folder");
         if d != &young {
             let f = std::fs::File::open(d).expect("open folder");
@@ -446,7 +445,7 @@ fn folders_a_dead_run_left_for_protoc_are_swept() {
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"status\": \"complete\""), "{out}");
-    assert!(!dead.exists() && !dead_call.exists() && !dead_demo.exists());
+    assert!(!dead.exists() && !dead_demo.exists());
     // A young folder may belong to a process this one cannot see.
     assert!(alive.exists() && other.exists() && young.exists());
     // Nothing of the run itself is left either.
