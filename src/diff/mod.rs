@@ -69,23 +69,37 @@ pub fn pair_whole<'a>(old: &'a Content, new: &'a Content) -> Pairing<'a> {
         ca: &Content,
         cb: &Content,
     ) -> Vec<Pair<'a, T>> {
-        let names: BTreeSet<&String> = a
+        // Both maps in name order, walked side by side: one comparison of names per step,
+        // not a set of all names and two look-ups per name.
+        let mut xs = a
             .iter()
-            .filter(|(_, v)| keep(ca, (*v).borrow()))
-            .map(|(k, _)| k)
-            .chain(
-                b.iter()
-                    .filter(|(_, v)| keep(cb, (*v).borrow()))
-                    .map(|(k, _)| k),
-            )
-            .collect();
-        names
-            .into_iter()
-            .map(|n| Pair {
-                old: a.get(n).map(V::borrow).filter(|v| keep(ca, v)),
-                new: b.get(n).map(V::borrow).filter(|v| keep(cb, v)),
-            })
-            .collect()
+            .map(|(k, v)| (k, v.borrow()))
+            .filter(|(_, v)| keep(ca, v))
+            .peekable();
+        let mut ys = b
+            .iter()
+            .map(|(k, v)| (k, v.borrow()))
+            .filter(|(_, v)| keep(cb, v))
+            .peekable();
+        let mut out = Vec::with_capacity(a.len().max(b.len()));
+        loop {
+            let order = match (xs.peek(), ys.peek()) {
+                (Some((x, _)), Some((y, _))) => x.cmp(y),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => break,
+            };
+            let (old, new) = match order {
+                std::cmp::Ordering::Less => (xs.next(), None),
+                std::cmp::Ordering::Greater => (None, ys.next()),
+                std::cmp::Ordering::Equal => (xs.next(), ys.next()),
+            };
+            out.push(Pair {
+                old: old.map(|(_, v)| v),
+                new: new.map(|(_, v)| v),
+            });
+        }
+        out
     }
     let files = by_name(&old.files, &new.files, |_, f: &File| !f.external, old, new);
     let mut messages = by_name(

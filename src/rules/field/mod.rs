@@ -132,8 +132,9 @@ pub(super) fn check(p: &Pairing<'_>, out: &mut Vec<Finding>) {
             continue;
         };
         // Equal declarations have equal fields, and the same field types by name, so no field
-        // rule can fire (structure is compared only where type names differ).
-        if om.map_entry && nm.map_entry || om == nm {
+        // rule can fire (structure is compared only where type names differ). One declaration
+        // shared by both versions is equal without comparing it.
+        if om.map_entry && nm.map_entry || std::ptr::eq(om, nm) || om == nm {
             continue;
         }
         message(p.old, om, p.new, nm, out);
