@@ -22,6 +22,22 @@ pub struct Schema {
     pub docs: BTreeMap<String, std::sync::Arc<FileDocs>>,
     /// SHA-256 (hex) over the normalized descriptor set (see `fingerprint`).
     pub fingerprint: String,
+    /// The file declaring each extension, by full name (extensions are held by extendee):
+    /// built the first time [`Schema::doc`] looks an extension up, since a transitive policy
+    /// locates thousands of extension changes per pair.
+    #[serde(skip)]
+    extension_files: ExtensionFiles,
+}
+
+/// A look-up made once when first needed: not part of what a schema is (its `Debug` shows
+/// nothing, so a schema prints alike whether it was looked into or not).
+#[derive(Clone, Default)]
+struct ExtensionFiles(std::sync::OnceLock<std::collections::HashMap<String, String>>);
+
+impl std::fmt::Debug for ExtensionFiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("..")
+    }
 }
 
 /// Everything that defines the schema, without locations or comments.
@@ -377,8 +393,20 @@ impl Schema {
         // files of its package.
         let in_file = |file: Option<&str>| self.docs.get(file?)?.get(element);
         let parent = element.rsplit_once('.').map_or("", |(p, _)| p);
+        let extension_file = || {
+            self.extension_files
+                .0
+                .get_or_init(|| {
+                    c.all_extensions()
+                        .map(|x| (x.full_name.clone(), x.file.clone()))
+                        .collect()
+                })
+                .get(element)
+                .map(String::as_str)
+        };
         in_file(file_of(element))
             .or_else(|| in_file(file_of(parent)))
+            .or_else(|| in_file(extension_file()))
             .or_else(|| {
                 c.files
                     .values()
