@@ -116,7 +116,9 @@ impl Cache {
                 }
                 Ok(Lookup::Missing(plan, missing)) => {
                     let subset = plan.subset(set, &missing);
-                    let partial = subset.len() < given(set).len();
+                    // Compiled in part when that spares most of the set: a part compiled, then
+                    // read back and put together, costs more than the same files compiled whole.
+                    let partial = subset.len() * 2 <= given(set).len();
                     jobs.push((i, partial));
                     files.push(if partial { subset } else { set.to_vec() });
                 }
