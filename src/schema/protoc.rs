@@ -21,6 +21,9 @@ use super::diagnostic::Diagnostic;
 /// protoc processes started by this process, for `bench`.
 pub static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
+/// Import mappings longer than this in all go to protoc in a file of arguments.
+const ARGS_INLINE: usize = 24 * 1024;
+
 /// A unit that takes longer than this is stopped and reported.
 const TIME_LIMIT: Duration = Duration::from_secs(120);
 
@@ -120,8 +123,8 @@ pub struct Texts {
     written: Mutex<HashMap<[u8; 32], TextFile>>,
 }
 
-/// Where one text was written, once (or why it could not be).
-type TextFile = Arc<OnceLock<Result<PathBuf, String>>>;
+/// Where one text was written, once, relative to the folder (or why it could not be).
+type TextFile = Arc<OnceLock<Result<String, String>>>;
 
 impl Texts {
     fn dir(&self) -> Result<&Path, String> {
@@ -138,8 +141,10 @@ impl Texts {
             .map_err(Clone::clone)
     }
 
-    /// The file holding `text` (the text of import path `path`), written the first time.
-    fn file(&self, path: &str, text: &str) -> Result<PathBuf, String> {
+    /// The file holding `text` (the text of import path `path`), written the first time:
+    /// `t/HASH.proto`, relative to the folder (protoc runs there, so no character of the
+    /// folder's own path, such as a `:` in TMPDIR, reaches its import paths).
+    fn file(&self, path: &str, text: &str) -> Result<String, String> {
         use sha2::{Digest, Sha256};
         let mut h = Sha256::new();
         h.update((path.len() as u64).to_le_bytes());
@@ -155,10 +160,10 @@ impl Texts {
             .clone();
         cell.get_or_init(|| {
             let name: String = key.iter().map(|b| format!("{b:02x}")).collect();
-            let at = self.dir()?.join("t").join(name + ".proto");
-            std::fs::write(&at, text)
+            let name = format!("t/{name}.proto");
+            std::fs::write(self.dir()?.join(&name), text)
                 .map_err(|e| format!("cannot write `{path}` for protoc: {e}"))?;
-            Ok(at)
+            Ok(name)
         })
         .clone()
     }
@@ -203,26 +208,39 @@ pub fn compile_unit(
     // to that file (`-Ipath=file`), so a call makes no folder of its own.
     let mut cmd = Command::new(&protoc.program);
     let mut named: HashMap<String, &str> = HashMap::new();
+    let mut maps: Vec<String> = Vec::with_capacity(files.len());
     for (path, text) in files {
         if safe_relative(path).is_none() {
             return Err(fail(format!(
                 "import path `{path}` is not a plain relative path; protoc is not run on it"
             )));
         }
-        if path.contains([':', '=', ';']) {
+        if path.contains([':', '=', ';', '\n', '\r']) {
             return Err(fail(format!(
-                "import path `{path}` holds `:`, `;` or `=`, which protoc reads as separators \
-                 in its import paths; protoc is not run on it"
+                "import path `{path}` holds `:`, `;`, `=` or a line break, which protoc reads \
+                 as separators in its import paths; protoc is not run on it"
             )));
         }
         let file = texts.file(path, text).map_err(fail)?;
-        cmd.arg(format!("-I{path}={}", file.display()));
-        named.insert(file.display().to_string(), path);
+        maps.push(format!("-I{path}={file}"));
+        named.insert(file, path);
     }
     let dir = texts.dir().map_err(fail)?;
     static OUTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = OUTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let out = Removed(dir.join(format!("out-{n}.binpb")));
+    // A long list goes through a file of arguments (one per line), under any platform's
+    // limit on a command line (Windows: 32 KiB).
+    let _args = if maps.iter().map(|m| m.len() + 1).sum::<usize>() > ARGS_INLINE {
+        let at = Removed(dir.join(format!("args-{n}.txt")));
+        std::fs::write(&at.0, maps.join("\n"))
+            .map_err(|e| fail(format!("cannot write protoc's arguments: {e}")))?;
+        cmd.arg(format!("@args-{n}.txt"));
+        Some(at)
+    } else {
+        cmd.args(&maps);
+        None
+    };
     cmd.current_dir(dir)
         .arg("--include_imports")
         .arg("--include_source_info")
@@ -304,8 +322,11 @@ pub fn compile_unit(
                 d
             })
             .collect();
-        // Rejected: protoc read the files and said why (not killed, not silent).
-        let rejected = status.code().is_some() && !diagnostics.is_empty();
+        // Rejected: protoc exited and said why in a file it read (not killed, not a word on
+        // its set-up, which says nothing of the files and must not pass to their importers).
+        let given: std::collections::HashSet<&str> = named.values().copied().collect();
+        let rejected =
+            status.code().is_some() && diagnostics.iter().any(|d| given.contains(d.file.as_str()));
         if diagnostics.is_empty() {
             diagnostics = fail(format!("protoc failed ({status}) without a message")).diagnostics;
         }
@@ -442,6 +463,42 @@ mod tests {
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         drop(texts);
         assert!(!dir.exists());
+    }
+
+    /// A unit of many files hands protoc its import paths in a file of arguments, which
+    /// goes with the call; what protoc says of something other than the files it read (a
+    /// target it was not given) is not a rejection of them.
+    #[test]
+    fn long_argument_lists_and_set_up_failures() {
+        let protoc = locate().expect("the vendored protoc");
+        let texts = Texts::default();
+        let paths: Vec<String> = (0..300)
+            .map(|i| format!("a_rather_long_folder_name_for_the_test_{i}/file_number_{i}.proto"))
+            .collect();
+        let bodies: Vec<String> = (0..300)
+            .map(|i| format!("edition = \"2023\";\npackage p{i};\nmessage M{i} {{}}\n"))
+            .collect();
+        let mut files: Vec<(&str, &str)> = paths
+            .iter()
+            .map(String::as_str)
+            .zip(bodies.iter().map(String::as_str))
+            .collect();
+        let imports: String = paths.iter().map(|p| format!("import \"{p}\";\n")).collect();
+        let top = format!("edition = \"2023\";\npackage top;\n{imports}message Top {{}}\n");
+        files.push(("top.proto", &top));
+        let joined: usize = files.iter().map(|(p, _)| p.len() + 80).sum();
+        assert!(joined > ARGS_INLINE);
+        let set = compile_unit(&texts, protoc, &["top.proto"], &files).expect("compiles");
+        assert!(set.len() > 300 * 20);
+        let dir = texts.dir().unwrap().to_path_buf();
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "only t/ is left"
+        );
+
+        let e = compile_unit(&texts, protoc, &["not_given.proto"], &files[..1]).unwrap_err();
+        assert!(!e.rejected, "{e:?}");
     }
 
     /// protoc names the files it read by where they are on disk: its diagnostics are told

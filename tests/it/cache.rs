@@ -458,3 +458,30 @@ fn folders_a_dead_run_left_for_protoc_are_swept() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// protoc is handed its texts relative to the folder it runs in: a temporary folder whose
+/// path holds a `:` (protoc's separator of import paths) changes nothing.
+#[test]
+fn a_colon_in_the_temporary_folder_does_not_reach_protoc() {
+    let mut r = Repo::new();
+    r.write(
+        "b.proto",
+        "edition = \"2023\";\npackage b;\nmessage B { int32 a = 1; }\n",
+    );
+    r.write(
+        "a.proto",
+        "edition = \"2023\";\npackage a;\nimport \"b.proto\";\nmessage A { b.B b = 1; }\n",
+    );
+    r.commit("editions");
+    r.tag("v1.0.0");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let odd = tmp.path().join("with:colon");
+    std::fs::create_dir(&odd).expect("make folder");
+    let (code, out, err) = run_env(
+        &["--no-cache", "log", "--format", "json"],
+        r.path(),
+        &[("TMPDIR", odd.as_os_str())],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"status\": \"complete\""), "{out}");
+}

@@ -243,8 +243,6 @@ fn unexplained<V>(
         .collect()
 }
 
-/// What protox cannot link: the files it cannot parse (editions) and, transitively, every
-/// file that imports one.
 /// Fills in each target's [`Target::needs`]: the units of the files in its closure that
 /// protoc compiles and that do not import it back. An import that is not itself a judged
 /// target (one from outside the repository's roots) joins `targets` unjudged, so that what a
@@ -260,6 +258,8 @@ fn needs<'a>(
         .enumerate()
         .map(|(i, t)| (t.path.to_string(), i))
         .collect();
+    // Not sorted: the embedded files a set's imports reach follow its own.
+    let by_path: HashMap<&str, &SourceRef<'a>> = files.iter().map(|f| (f.path, f)).collect();
     let judged = targets.len();
     for i in 0..judged {
         for j in 0..targets[i].blobs.len() {
@@ -267,7 +267,7 @@ fn needs<'a>(
             if at.contains_key(path) || !needs_protoc.contains(path) {
                 continue;
             }
-            let Some(f) = files.iter().find(|f| f.path == path) else {
+            let Some(f) = by_path.get(path).copied() else {
                 continue;
             };
             let mut t = target(f.path, f.blob);
@@ -283,13 +283,20 @@ fn needs<'a>(
             .iter()
             .filter(|(p, _)| *p != t.path)
             .filter_map(|(p, _)| at.get(p).map(|&j| &targets[j]))
-            .filter(|u| !u.blobs.iter().any(|(p, _)| p == t.path))
+            // A closure is sorted by path.
+            .filter(|u| {
+                u.blobs
+                    .binary_search_by(|(p, _)| p.as_str().cmp(t.path))
+                    .is_err()
+            })
             .map(|u| u.key.clone())
             .collect();
         targets[i].needs = needs;
     }
 }
 
+/// What protox cannot link: the files it cannot parse (editions) and, transitively, every
+/// file that imports one.
 fn needs_protoc(
     parsed: &HashMap<String, Parsed>,
     deps: &HashMap<&str, Vec<String>>,

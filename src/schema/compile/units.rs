@@ -197,10 +197,14 @@ pub(super) fn compile(
                     inheriting += 1;
                     Arc::new(Err(failure))
                 }
-                None => match ran.get(&t.key) {
-                    Some(unit) => unit.clone(),
-                    None => continue,
-                },
+                // Every unit run has its result; were one missing, it is said, never skipped
+                // (an importer after it would then keep protoc's cascade).
+                None => ran.get(&t.key).cloned().unwrap_or_else(|| {
+                    Arc::new(Err(Failure::not_run(
+                        t.path,
+                        "protoc gave no result for it".into(),
+                    )))
+                }),
             };
             units.insert(t.key.clone(), unit);
             n += 1;
