@@ -414,13 +414,10 @@ fn a_file_over_a_cap_is_not_taken_from_the_cache() {
 /// running process, young ones and anything else alone.
 #[test]
 fn folders_a_dead_run_left_for_protoc_are_swept() {
-    let mut r = Repo::new();
-    r.write(
+    let r = tagged_editions(&[(
         "e.proto",
         "edition = \"2023\";\npackage e;\nmessage E { int32 a = 1; }\n",
-    );
-    r.commit("editions");
-    r.tag("v1.0.0");
+    )]);
     let tmp = tempfile::tempdir().expect("temp dir");
     // No process has this id (Linux's pid_max is at most 4,194,304).
     let dead = tmp.path().join("protolapse-texts-4194999-abcdef");
@@ -438,13 +435,7 @@ fn folders_a_dead_run_left_for_protoc_are_swept() {
             f.set_modified(hour_ago).expect("age the folder");
         }
     }
-    let (code, out, err) = run_env(
-        &["--no-cache", "log", "--format", "json"],
-        r.path(),
-        &[("TMPDIR", tmp.path().as_os_str())],
-    );
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("\"status\": \"complete\""), "{out}");
+    logs_complete_with_tmpdir(&r, tmp.path());
     assert!(!dead.exists() && !dead_demo.exists());
     // A young folder may belong to a process this one cannot see.
     assert!(alive.exists() && other.exists() && young.exists());
@@ -463,24 +454,39 @@ fn folders_a_dead_run_left_for_protoc_are_swept() {
 /// path holds a `:` (protoc's separator of import paths) changes nothing.
 #[test]
 fn a_colon_in_the_temporary_folder_does_not_reach_protoc() {
-    let mut r = Repo::new();
-    r.write(
-        "b.proto",
-        "edition = \"2023\";\npackage b;\nmessage B { int32 a = 1; }\n",
-    );
-    r.write(
-        "a.proto",
-        "edition = \"2023\";\npackage a;\nimport \"b.proto\";\nmessage A { b.B b = 1; }\n",
-    );
-    r.commit("editions");
-    r.tag("v1.0.0");
+    let r = tagged_editions(&[
+        (
+            "b.proto",
+            "edition = \"2023\";\npackage b;\nmessage B { int32 a = 1; }\n",
+        ),
+        (
+            "a.proto",
+            "edition = \"2023\";\npackage a;\nimport \"b.proto\";\nmessage A { b.B b = 1; }\n",
+        ),
+    ]);
     let tmp = tempfile::tempdir().expect("temp dir");
     let odd = tmp.path().join("with:colon");
     std::fs::create_dir(&odd).expect("make folder");
+    logs_complete_with_tmpdir(&r, &odd);
+}
+
+/// A repository whose one tag, v1.0.0, holds `files`.
+fn tagged_editions(files: &[(&str, &str)]) -> Repo {
+    let mut r = Repo::new();
+    for (path, text) in files {
+        r.write(path, text);
+    }
+    r.commit("editions");
+    r.tag("v1.0.0");
+    r
+}
+
+/// `log` with TMPDIR at `tmp` compiles every version whole.
+fn logs_complete_with_tmpdir(r: &Repo, tmp: &std::path::Path) {
     let (code, out, err) = run_env(
         &["--no-cache", "log", "--format", "json"],
         r.path(),
-        &[("TMPDIR", odd.as_os_str())],
+        &[("TMPDIR", tmp.as_os_str())],
     );
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"status\": \"complete\""), "{out}");
