@@ -18,14 +18,13 @@ use super::verdict::Severity::*;
 use super::verdict::{Directions, Source, Verdict};
 use super::{Finding, RuleId};
 
-pub(super) fn check(p: &Pairing<'_>, out: &mut Vec<Finding>) {
-    for pair in &p.extensions {
-        match (pair.old, pair.new) {
-            (None, Some(n)) => out.push(extension_added(n)),
-            (Some(o), None) => out.push(extension_removed(o)),
-            (Some(o), Some(n)) if o != n => both(p, *pair, out),
-            _ => {}
-        }
+/// The rules on a pair of extensions (paired by `diff`).
+pub(super) fn check(p: &Pairing<'_>, pair: Pair<'_, Extension>, out: &mut Vec<Finding>) {
+    match (pair.old, pair.new) {
+        (None, Some(n)) => out.push(extension_added(n)),
+        (Some(o), None) => out.push(extension_removed(o)),
+        (Some(o), Some(n)) if o != n => both(p, pair, out),
+        _ => {}
     }
 }
 

@@ -5,6 +5,7 @@
 //!
 //! May import: `diff`, `schema`. Knows no terminal and no git.
 
+mod across;
 mod decl;
 pub mod examples;
 mod extension;
@@ -12,6 +13,7 @@ mod field;
 mod options;
 mod reserved;
 pub mod types;
+pub mod units;
 pub mod verdict;
 
 use serde::Serialize;
@@ -262,9 +264,12 @@ fn findings(pairing: &Pairing<'_>, old: &Schema, new: &Schema, comments: bool) -
         // One compiled file set shared by both versions: nothing differs, comments included.
         return findings;
     }
-    decl::check(pairing, old, new, comments, &mut findings);
-    field::check(pairing, &mut findings);
-    extension::check(pairing, &mut findings);
+    for unit in units::units(pairing) {
+        unit.findings(pairing, &mut findings);
+    }
+    if comments {
+        decl::comments(pairing, old, new, &mut findings);
+    }
     findings
 }
 

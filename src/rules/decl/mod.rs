@@ -12,16 +12,17 @@ mod service;
 
 use crate::diff::{Pair, Pairing};
 use crate::schema::Schema;
-use crate::schema::model::{Content, Enum, File, Message, Service};
+use crate::schema::model::{Enum, File, Message, Service};
 
+use super::across::Across;
 use super::verdict::Severity::*;
 use super::verdict::{Directions, Source, Verdict};
 use super::{Finding, RuleId};
 
 /// The two schemas a rule may look into (for structural comparison).
-pub(super) struct Ctx<'a> {
-    pub old: &'a Content,
-    pub new: &'a Content,
+pub(in crate::rules) struct Ctx<'a> {
+    pub old: Across<'a>,
+    pub new: Across<'a>,
 }
 
 /// A rule over one pair of declarations of kind `T`.
@@ -159,38 +160,42 @@ fn source_only() -> Verdict {
     }
 }
 
-fn run<T>(ctx: &Ctx<'_>, pairs: &[Pair<'_, T>], rules: &[Rule<T>], out: &mut Vec<Finding>) {
-    for pair in pairs {
-        // One declaration shared by both versions (equal ones are shared): the rules find
-        // differences in a declaration, and it has none. Its comments live in the files'
-        // docs, compared apart.
-        if let (Some(a), Some(b)) = (pair.old, pair.new)
-            && std::ptr::eq(a, b)
-        {
-            continue;
-        }
-        for rule in rules {
-            out.extend(rule(ctx, *pair));
+fn run<T>(ctx: &Ctx<'_>, pair: Pair<'_, T>, rules: &[Rule<T>], out: &mut Vec<Finding>) {
+    for rule in rules {
+        out.extend(rule(ctx, pair));
+    }
+}
+
+impl<'a> Ctx<'a> {
+    pub(super) fn of(p: &Pairing<'a>) -> Self {
+        Ctx {
+            old: Across::new(p.old),
+            new: Across::new(p.new),
         }
     }
 }
 
-pub(super) fn check(
-    p: &Pairing<'_>,
-    old: &Schema,
-    new: &Schema,
-    comments: bool,
-    out: &mut Vec<Finding>,
-) {
-    let ctx = Ctx {
-        old: p.old,
-        new: p.new,
-    };
-    run(&ctx, &p.files, FILE_RULES, out);
-    run(&ctx, &p.messages, MESSAGE_RULES, out);
-    run(&ctx, &p.enums, ENUM_RULES, out);
-    run(&ctx, &p.services, SERVICE_RULES, out);
-    if comments {
-        comment::comment_changed(p, old, new, out);
-    }
+/// The rules on a pair of files.
+pub(super) fn file(ctx: &Ctx<'_>, pair: Pair<'_, File>, out: &mut Vec<Finding>) {
+    run(ctx, pair, FILE_RULES, out);
+}
+
+/// The rules on a pair of messages, as declarations (their fields: `field::message_pair`).
+pub(super) fn message(ctx: &Ctx<'_>, pair: Pair<'_, Message>, out: &mut Vec<Finding>) {
+    run(ctx, pair, MESSAGE_RULES, out);
+}
+
+/// The rules on a pair of enums and their values.
+pub(super) fn enumeration(ctx: &Ctx<'_>, pair: Pair<'_, Enum>, out: &mut Vec<Finding>) {
+    run(ctx, pair, ENUM_RULES, out);
+}
+
+/// The rules on a pair of services and their rpcs.
+pub(super) fn service(ctx: &Ctx<'_>, pair: Pair<'_, Service>, out: &mut Vec<Finding>) {
+    run(ctx, pair, SERVICE_RULES, out);
+}
+
+/// COMMENT_CHANGED, over every paired declaration.
+pub(super) fn comments(p: &Pairing<'_>, old: &Schema, new: &Schema, out: &mut Vec<Finding>) {
+    comment::comment_changed(p, old, new, out);
 }

@@ -83,7 +83,8 @@ pub(super) fn field_map_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> 
     }
     let same = match (of.ty.type_name(), nf.ty.type_name()) {
         (Some(a), Some(b)) => {
-            is_repeated(if of.map.is_some() { nf } else { of }) && same_entry(o.c, a, n.c, b)
+            is_repeated(if of.map.is_some() { nf } else { of })
+                && same_entry(o.c.read(), a, n.c.read(), b)
         }
         _ => false,
     };

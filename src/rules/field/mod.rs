@@ -14,6 +14,7 @@ use crate::diff::{Pairing, members};
 use crate::schema::decl;
 use crate::schema::model::{Cardinality, Content, Extension, Field, Message, Oneof, Presence};
 
+use super::across::Across;
 use super::reserved::Reserved;
 use super::verdict::Severity::*;
 use super::verdict::{Directions, Source, Verdict};
@@ -25,7 +26,7 @@ pub(super) use structural::structural;
 /// One side of a field: the field, its message and schema; for an extension, the extension
 /// (then `m` is the extended message).
 pub(super) struct F<'a> {
-    pub c: &'a Content,
+    pub c: Across<'a>,
     pub m: &'a Message,
     pub f: &'a Field,
     pub ext: Option<&'a Extension>,
@@ -49,7 +50,7 @@ impl<'a> F<'a> {
     pub fn field(c: &'a Content, m: &'a Message, f: &'a Field, oneofs: &Oneofs<'a>) -> Self {
         let oneof = f.oneof.as_deref().and_then(|n| oneofs.get(n).copied());
         F {
-            c,
+            c: Across::new(c),
             m,
             f,
             ext: None,
@@ -60,7 +61,7 @@ impl<'a> F<'a> {
     /// The field of an extension, in its extended message.
     pub fn extension(c: &'a Content, m: &'a Message, e: &'a Extension) -> Self {
         F {
-            c,
+            c: Across::new(c),
             m,
             f: &e.field,
             ext: Some(e),
@@ -126,19 +127,15 @@ fn v(wire: Directions, json: Directions, source: Source) -> Verdict {
     Verdict { wire, json, source }
 }
 
-pub(super) fn check(p: &Pairing<'_>, out: &mut Vec<Finding>) {
-    for pair in &p.messages {
-        let (Some(om), Some(nm)) = (pair.old, pair.new) else {
-            continue;
-        };
-        // Equal declarations have equal fields, and the same field types by name, so no field
-        // rule can fire (structure is compared only where type names differ). One declaration
-        // shared by both versions is equal without comparing it.
-        if om.map_entry && nm.map_entry || std::ptr::eq(om, nm) || om == nm {
-            continue;
-        }
-        message(p.old, om, p.new, nm, out);
+/// The field rules on a pair of messages present on both sides.
+pub(super) fn message_pair(p: &Pairing<'_>, om: &Message, nm: &Message, out: &mut Vec<Finding>) {
+    // Equal declarations have equal fields, and the same field types by name, so no field
+    // rule can fire (structure is compared only where type names differ). One declaration
+    // shared by both versions is equal without comparing it.
+    if om.map_entry && nm.map_entry || std::ptr::eq(om, nm) || om == nm {
+        return;
     }
+    message(p.old, om, p.new, nm, out);
 }
 
 /// The reservations and names of both sides, indexed once for the message's members.

@@ -39,15 +39,15 @@ pub(super) fn field_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)>
         .map(|(what, a, b)| {
             // A reader that checks UTF-8 (proto3, editions' VERIFY) rejects bytes that are not.
             let wire = Directions {
-                backward: types::wire(a, b, n.c, n.f.utf8_verified),
-                forward: types::wire(b, a, o.c, o.f.utf8_verified),
+                backward: types::wire(a, b, n.c.read(), n.f.utf8_verified),
+                forward: types::wire(b, a, o.c.read(), o.f.utf8_verified),
             };
             let mut json = Directions {
                 backward: types::json(a, b),
                 forward: types::json(b, a),
             };
             let mut wire = wire;
-            let numbers = EnumNumbers::of(o.c, a, n.c, b);
+            let numbers = EnumNumbers::of(o.c.read(), a, n.c.read(), b);
             if let Some(numbers) = &numbers {
                 wire = numbers.wire();
             }
@@ -55,7 +55,7 @@ pub(super) fn field_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)>
             if let Some(numbers) = &numbers {
                 message.push_str(&numbers.text());
             }
-            if let Some(names) = EnumNames::of(o.c, a, n.c, b) {
+            if let Some(names) = EnumNames::of(o.c.read(), a, n.c.read(), b) {
                 json = names.json();
                 message.push_str(&names.text());
             }
@@ -289,7 +289,7 @@ pub(super) fn field_message_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, 
         .filter(|(_, a, b)| both_messages(a, b))
         .map(|(what, a, b)| {
             let (x, y) = (a.type_name().unwrap_or(""), b.type_name().unwrap_or(""));
-            let s = structural(o.c, x, n.c, y);
+            let s = structural(o.c.read(), x, n.c.read(), y);
             (
                 v(s.wire, s.json, Source::Breaking),
                 format!("{what} {x} -> {y}: {}", s.why),

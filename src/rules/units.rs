@@ -1,0 +1,114 @@
+//! The rules unit by unit: a unit is one pair of declarations that `diff` paired (two files,
+//! two messages with their fields, two enums, two services, two extensions), judged by all
+//! the rules of its kind. Every finding belongs to exactly one unit, so that a pair of
+//! schemas is the sum of its units; and a unit whose rules read nothing beyond its two
+//! declarations (see [`Across`](super::across)) finds the same wherever those two meet,
+//! which lets a caller judging many pairs of schemas keep its findings (`judge`'s summaries).
+
+use crate::diff::{Pair, Pairing};
+use crate::schema::model::{Enum, Extension, File, Message, Service};
+
+use super::across::reads_across;
+use super::decl::{self, Ctx};
+use super::{Finding, extension, field};
+
+/// One pair of declarations, at least one present, not one declaration shared by both.
+#[derive(Clone, Copy)]
+pub enum Unit<'a> {
+    File(Pair<'a, File>),
+    Message(Pair<'a, Message>),
+    Enum(Pair<'a, Enum>),
+    Service(Pair<'a, Service>),
+    Extension(Pair<'a, Extension>),
+}
+
+/// Names a unit by the addresses of its two declarations, for the kinds that versions share
+/// (messages, enums and services are shared when equal: see `schema::intern`); files and
+/// extensions are each schema's own and have no key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct UnitKey {
+    kind: u8,
+    old: usize,
+    new: usize,
+}
+
+fn address<T>(x: Option<&T>) -> usize {
+    x.map_or(0, |x| std::ptr::from_ref(x) as usize)
+}
+
+fn shared<T>(pair: &Pair<'_, T>) -> bool {
+    matches!((pair.old, pair.new), (Some(a), Some(b)) if std::ptr::eq(a, b))
+}
+
+/// The units of a pairing in which something may differ (a declaration both sides share
+/// has no finding: its comments live in the files' docs, compared apart).
+pub fn units<'a>(p: &Pairing<'a>) -> impl Iterator<Item = Unit<'a>> {
+    let files = p
+        .files
+        .iter()
+        .filter(|x| !shared(x))
+        .map(|x| Unit::File(*x));
+    let messages = p
+        .messages
+        .iter()
+        .filter(|x| !shared(x))
+        .map(|x| Unit::Message(*x));
+    let enums = p
+        .enums
+        .iter()
+        .filter(|x| !shared(x))
+        .map(|x| Unit::Enum(*x));
+    let services = p
+        .services
+        .iter()
+        .filter(|x| !shared(x))
+        .map(|x| Unit::Service(*x));
+    let extensions = p.extensions.iter().map(|x| Unit::Extension(*x));
+    files
+        .chain(messages)
+        .chain(enums)
+        .chain(services)
+        .chain(extensions)
+}
+
+impl Unit<'_> {
+    /// The unit's key, for the kinds versions share.
+    pub fn key(&self) -> Option<UnitKey> {
+        let (kind, old, new) = match self {
+            Unit::Message(p) => (1, address(p.old), address(p.new)),
+            Unit::Enum(p) => (2, address(p.old), address(p.new)),
+            Unit::Service(p) => (3, address(p.old), address(p.new)),
+            Unit::File(_) | Unit::Extension(_) => return None,
+        };
+        Some(UnitKey { kind, old, new })
+    }
+
+    /// What the rules find in this unit of `p`, added to `out`.
+    pub(crate) fn findings(&self, p: &Pairing<'_>, out: &mut Vec<Finding>) {
+        let ctx = Ctx::of(p);
+        match *self {
+            Unit::File(pair) => decl::file(&ctx, pair, out),
+            Unit::Message(pair) => {
+                decl::message(&ctx, pair, out);
+                if let (Some(om), Some(nm)) = (pair.old, pair.new) {
+                    field::message_pair(p, om, nm, out);
+                }
+            }
+            Unit::Enum(pair) => decl::enumeration(&ctx, pair, out),
+            Unit::Service(pair) => decl::service(&ctx, pair, out),
+            Unit::Extension(pair) => extension::check(p, pair, out),
+        }
+    }
+
+    /// [`Unit::findings`], and whether they depend on this unit's declarations alone (its
+    /// rules read nothing else of the two schemas): then every pair of schemas in which these
+    /// two declarations meet as a unit finds the same.
+    pub(crate) fn findings_alone(&self, p: &Pairing<'_>) -> (Vec<Finding>, bool) {
+        let (found, across) = reads_across(|| {
+            let mut out = Vec::new();
+            self.findings(p, &mut out);
+            out
+        });
+        (found, !across)
+    }
+}
