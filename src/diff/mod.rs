@@ -18,6 +18,7 @@ mod structural;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use crate::schema::graph::{Edge, Via, out_edges};
+use crate::schema::model::reads::Types;
 use crate::schema::model::{Content, Enum, Extension, File, Message, Service};
 
 pub use structural::same_shape;
@@ -57,6 +58,20 @@ fn own_file(c: &Content, file: &str) -> bool {
     c.files.get(file).is_some_and(|f| !f.external)
 }
 
+/// [`own_file`], remembering the last file asked: declarations in name order come a file at
+/// a time, so most asks compare one name instead of searching the files.
+fn own_files(c: &Content) -> impl FnMut(&str) -> bool + '_ {
+    let mut last: Option<(String, bool)> = None;
+    move |file| match &last {
+        Some((f, own)) if f == file => *own,
+        _ => {
+            let own = own_file(c, file);
+            last = Some((file.to_string(), own));
+            own
+        }
+    }
+}
+
 /// Pairs by full name over the repository's own declarations (map entries are compared
 /// through their map fields), then pairs a removed and an added type of the same shape as
 /// one renamed type.
@@ -65,25 +80,28 @@ pub fn pair_whole<'a>(old: &'a Content, new: &'a Content) -> Pairing<'a> {
     fn by_name<'a, T, V: std::borrow::Borrow<T>>(
         a: &'a BTreeMap<String, V>,
         b: &'a BTreeMap<String, V>,
-        keep: impl Fn(&Content, &T) -> bool,
+        keep: impl Fn(&mut dyn FnMut(&str) -> bool, &T) -> bool,
         ca: &Content,
         cb: &Content,
     ) -> Vec<Pair<'a, T>> {
         // Both maps in name order, walked side by side: one comparison of names per step,
         // not a set of all names and two look-ups per name.
+        let (mut own_a, mut own_b) = (own_files(ca), own_files(cb));
         let mut xs = a
             .iter()
             .map(|(k, v)| (k, v.borrow()))
-            .filter(|(_, v)| keep(ca, v))
+            .filter(|(_, v)| keep(&mut own_a, v))
             .peekable();
         let mut ys = b
             .iter()
             .map(|(k, v)| (k, v.borrow()))
-            .filter(|(_, v)| keep(cb, v))
+            .filter(|(_, v)| keep(&mut own_b, v))
             .peekable();
         let mut out = Vec::with_capacity(a.len().max(b.len()));
         loop {
             let order = match (xs.peek(), ys.peek()) {
+                // One declaration shared by both: one name, without comparing it.
+                (Some((_, x)), Some((_, y))) if std::ptr::eq(*x, *y) => std::cmp::Ordering::Equal,
                 (Some((x, _)), Some((y, _))) => x.cmp(y),
                 (Some(_), None) => std::cmp::Ordering::Less,
                 (None, Some(_)) => std::cmp::Ordering::Greater,
@@ -105,21 +123,21 @@ pub fn pair_whole<'a>(old: &'a Content, new: &'a Content) -> Pairing<'a> {
     let mut messages = by_name(
         &old.messages,
         &new.messages,
-        |c, m: &Message| !m.map_entry && own_file(c, &m.file),
+        |own, m: &Message| !m.map_entry && own(&m.file),
         old,
         new,
     );
     let mut enums = by_name(
         &old.enums,
         &new.enums,
-        |c, e: &Enum| own_file(c, &e.file),
+        |own, e: &Enum| own(&e.file),
         old,
         new,
     );
     let services = by_name(
         &old.services,
         &new.services,
-        |c, s: &Service| own_file(c, &s.file),
+        |own, s: &Service| own(&s.file),
         old,
         new,
     );
@@ -129,20 +147,20 @@ pub fn pair_whole<'a>(old: &'a Content, new: &'a Content) -> Pairing<'a> {
         |m| {
             m.fields
                 .iter()
-                .map(|(n, f)| (*n, f.name.clone()))
+                .map(|(n, f)| (*n, f.name.as_str()))
                 .collect::<Vec<_>>()
         },
-        |a, b| same_shape(old, &a.full_name, new, &b.full_name),
+        |a, b| same_shape(Types::of(old), &a.full_name, Types::of(new), &b.full_name),
     );
     join_renames(
         &mut enums,
         |e| {
             e.values
                 .iter()
-                .map(|v| (v.number, v.name.clone()))
+                .map(|v| (v.number, v.name.as_str()))
                 .collect::<Vec<_>>()
         },
-        |a, b| same_shape(old, &a.full_name, new, &b.full_name),
+        |a, b| same_shape(Types::of(old), &a.full_name, Types::of(new), &b.full_name),
     );
     // Extensions of a message paired with another (renamed) pair by number across the two
     // names; the others (extended messages outside the repository, or on one side) by name.
@@ -227,7 +245,7 @@ fn pair_extensions<'a>(
         pairs.push(pair);
     }
     if pairs.iter().any(|p| p.new.is_none()) && pairs.iter().any(|p| p.old.is_none()) {
-        join_renames(&mut pairs, |x| x.full_name.clone(), |_, _| true);
+        join_renames(&mut pairs, |x| x.full_name.as_str(), |_, _| true);
     }
     pairs
 }
@@ -238,7 +256,7 @@ fn pair_extensions<'a>(
 /// pairs it joined.
 fn join_renames<'a, T, K: Ord>(
     pairs: &mut Vec<Pair<'a, T>>,
-    key: impl Fn(&T) -> K,
+    key: impl Fn(&'a T) -> K,
     same: impl Fn(&T, &T) -> bool,
 ) -> Vec<(&'a T, &'a T)> {
     let removed: Vec<usize> = (0..pairs.len())

@@ -4,9 +4,10 @@
 
 use std::collections::BTreeSet;
 
-use crate::schema::model::{Content, FieldType};
+use crate::schema::model::FieldType;
+use crate::schema::model::reads::Types;
 
-pub fn same_shape(old: &Content, a: &str, new: &Content, b: &str) -> bool {
+pub fn same_shape<'a>(old: Types<'a>, a: &'a str, new: Types<'a>, b: &'a str) -> bool {
     Walker {
         old,
         new,
@@ -16,17 +17,17 @@ pub fn same_shape(old: &Content, a: &str, new: &Content, b: &str) -> bool {
 }
 
 struct Walker<'a> {
-    old: &'a Content,
-    new: &'a Content,
-    assumed: BTreeSet<(String, String)>,
+    old: Types<'a>,
+    new: Types<'a>,
+    assumed: BTreeSet<(&'a str, &'a str)>,
 }
 
-impl Walker<'_> {
-    fn types(&mut self, a: &str, b: &str) -> bool {
-        if !self.assumed.insert((a.to_string(), b.to_string())) {
+impl<'a> Walker<'a> {
+    fn types(&mut self, a: &'a str, b: &'a str) -> bool {
+        if !self.assumed.insert((a, b)) {
             return true;
         }
-        match (self.old.messages.get(a), self.new.messages.get(b)) {
+        match (self.old.message(a), self.new.message(b)) {
             (Some(x), Some(y)) => {
                 x.fields.len() == y.fields.len()
                     && x.fields.iter().zip(&y.fields).all(|((na, fa), (nb, fb))| {
@@ -47,7 +48,7 @@ impl Walker<'_> {
                             }
                     })
             }
-            (None, None) => match (self.old.enums.get(a), self.new.enums.get(b)) {
+            (None, None) => match (self.old.enumeration(a), self.new.enumeration(b)) {
                 (Some(x), Some(y)) => {
                     x.closed == y.closed
                         && x.values.len() == y.values.len()
@@ -62,15 +63,12 @@ impl Walker<'_> {
         }
     }
 
-    fn field_types(&mut self, a: &FieldType, b: &FieldType) -> bool {
+    fn field_types(&mut self, a: &'a FieldType, b: &'a FieldType) -> bool {
         match (a, b) {
             (FieldType::Scalar(x), FieldType::Scalar(y)) => x == y,
             (FieldType::Message(x), FieldType::Message(y))
             | (FieldType::Group(x), FieldType::Group(y))
-            | (FieldType::Enum(x), FieldType::Enum(y)) => {
-                let (x, y) = (x.clone(), y.clone());
-                self.types(&x, &y)
-            }
+            | (FieldType::Enum(x), FieldType::Enum(y)) => self.types(x, y),
             _ => false,
         }
     }

@@ -181,7 +181,7 @@ pub fn policy_matrix_with(
     }
     policies.retain(|p| p.check_versions(&project.versions).is_ok());
     // The policies' first violations are mostly against one pair per version: compared once.
-    let cmp = policy::comparer(project, settings).keeping_verdicts();
+    let cmp = policy::comparer(project, settings);
     let previous = lineage::previous_of_each(&project.versions);
     let pairs = policy::registry::pairs_of_all(&project.versions, &policies, &previous);
     if !cmp.prefetch_with(&pairs, progress) {

@@ -17,7 +17,7 @@ pub(super) struct Closure<'a> {
     messages: BTreeMap<&'a str, &'a Message>,
     enums: BTreeMap<&'a str, &'a Enum>,
     services: BTreeMap<&'a str, &'a Service>,
-    extensions: BTreeMap<&'a str, &'a BTreeMap<u32, Extension>>,
+    extensions: BTreeMap<&'a str, &'a BTreeMap<u32, std::sync::Arc<Extension>>>,
     files: BTreeMap<&'a str, Option<&'a File>>,
 }
 

@@ -8,13 +8,14 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use crate::load::{Loaded, Project, VersionId};
-use crate::rules::{Change, Level, RuleId, Severity};
+use crate::rules::{Change, Level, RuleId, Severity, Verdict};
 use crate::schema::Schema;
 
 use super::closure::Closure;
 use super::stored::Stored;
 use super::stored_changes::{List, StoredChanges};
-use super::{Ignores, Scope, Side, ignore, judge_with, summary_changes};
+use super::units::Units;
+use super::{Ignores, Scope, Side, ignore, judge_with};
 
 /// What a policy needs to know of one pair: per level and direction, the worst verdict
 /// and how many changes warn (hazard or lossy), over the changes that count (not ignored,
@@ -32,25 +33,45 @@ pub struct PairSummary {
 }
 
 impl PairSummary {
-    fn of(changes: &[Change]) -> PairSummary {
-        let mut s = PairSummary {
-            not_judged: changes.iter().filter(|c| super::is_not_judged(c)).count() as u32,
-            ..PairSummary::default()
-        };
-        for c in changes.iter().filter(|c| c.ignored.is_none()) {
-            s.changed |= c.rule != RuleId::COMMENT_CHANGED;
-            for level in Level::ALL {
-                for (k, backward) in [(0, true), (1, false)] {
-                    let sev = c.verdict.at(level, backward);
-                    let l = level.index();
-                    s.worst[l][k] = s.worst[l][k].max(sev);
-                    if matches!(sev, Severity::Hazard | Severity::Lossy) {
-                        s.warnings[l][k] += 1;
-                    }
-                }
+    /// The summary of a list of changes, as [`super::judge`] gives them.
+    pub fn of(changes: &[Change]) -> PairSummary {
+        let mut s = PairSummary::default();
+        for c in changes {
+            if super::is_not_judged(c) {
+                s.not_judged += 1;
+            }
+            if c.ignored.is_none() {
+                s.add(&c.verdict, c.rule != RuleId::COMMENT_CHANGED);
             }
         }
         s
+    }
+
+    /// Counts one change that counts: its verdict, and whether it is more than a comment.
+    pub(super) fn add(&mut self, verdict: &Verdict, changed: bool) {
+        self.changed |= changed;
+        for level in Level::ALL {
+            for (k, backward) in [(0, true), (1, false)] {
+                let sev = verdict.at(level, backward);
+                let l = level.index();
+                self.worst[l][k] = self.worst[l][k].max(sev);
+                if matches!(sev, Severity::Hazard | Severity::Lossy) {
+                    self.warnings[l][k] += 1;
+                }
+            }
+        }
+    }
+
+    /// The summary of two disjoint sets of changes together.
+    pub(super) fn merge(&mut self, other: &PairSummary) {
+        self.changed |= other.changed;
+        self.not_judged += other.not_judged;
+        for l in 0..3 {
+            for k in 0..2 {
+                self.worst[l][k] = self.worst[l][k].max(other.worst[l][k]);
+                self.warnings[l][k] += other.warnings[l][k];
+            }
+        }
     }
 }
 
@@ -94,6 +115,20 @@ type PairCache = HashMap<(VersionId, VersionId), PairSummary>;
 /// Change lists per (old, new) pair of actual versions.
 type KeptChanges = HashMap<(VersionId, VersionId), Arc<Vec<Change>>>;
 
+/// What a list of [`Comparer::first_changes`] depends on beyond the files failed: the two
+/// compiled schemas (by address) and whether each side's comments hold directives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct FirstsKey {
+    schemas: [usize; 2],
+    directives: [bool; 2],
+}
+
+/// A list of [`Comparer::first_changes`], with the files failed on each side.
+struct Firsts {
+    failed: [Arc<std::collections::BTreeSet<String>>; 2],
+    changes: Arc<Vec<Change>>,
+}
+
 /// Compares versions of one history in one scope.
 ///
 /// `changes(a, b)` is the full list for a pair (locations, ignores and inline directives of
@@ -113,12 +148,14 @@ pub struct Comparer<'p> {
     /// key needs it for every pair the version is in).
     placements: Vec<std::sync::OnceLock<[u8; 32]>>,
     cache: Mutex<PairCache>,
-    /// Lists of [`Comparer::first_changes`] per actual pair, when kept.
-    kept: Option<Mutex<KeptChanges>>,
+    /// Lists of [`Comparer::first_changes`].
+    firsts: Mutex<HashMap<FirstsKey, Firsts>>,
     /// The full lists [`Comparer::changes_many`] computed (shared with its caller): a
     /// policy's first violation against an adjacent version is read from them, not judged
     /// again.
     full: Mutex<KeptChanges>,
+    /// The units of pairs judged so far, for the summaries of the next.
+    units: Units<'p>,
     /// The summaries kept between runs (None when the on-disk cache is off).
     stored: Option<Stored>,
     /// The change lists kept between runs (None when the on-disk cache is off).
@@ -185,6 +222,7 @@ impl<'p> Comparer<'p> {
         let stored_changes = StoredChanges::open(&scope, &ignores, versions.len());
         Comparer {
             versions,
+            units: Units::new(versions),
             stored,
             stored_changes,
             scope,
@@ -196,7 +234,7 @@ impl<'p> Comparer<'p> {
                 .map(|_| std::sync::OnceLock::new())
                 .collect(),
             cache: Mutex::new(HashMap::new()),
-            kept: None,
+            firsts: Mutex::new(HashMap::new()),
             full: Mutex::new(HashMap::new()),
         }
     }
@@ -260,29 +298,30 @@ impl<'p> Comparer<'p> {
 
     /// The changes of `old` -> `new` that any policy's first violation can be (see
     /// [`firsts`]), in the list's order: what a failing version names in a history's
-    /// policy results, a handful of changes where the pair may have thousands.
+    /// policy results, a handful of changes where the pair may have thousands. Kept per pair
+    /// of compiled schemas: versions that share both judge alike (the same files failed,
+    /// the same comments), and a history's versions share a few dozen schemas.
     pub fn first_changes(&self, old: VersionId, new: VersionId) -> Option<Arc<Vec<Change>>> {
-        let kept = self.kept.as_ref();
-        if let Some(c) = kept.and_then(|k| lock(k).get(&(old, new)).cloned()) {
-            return Some(c);
+        let (a, b) = (self.side(old)?, self.side(new)?);
+        let key = FirstsKey {
+            schemas: [a.schema, b.schema].map(|s| std::ptr::from_ref(s) as usize),
+            directives: [a.directives, b.directives],
+        };
+        let failed = [&a.version.failed_files, &b.version.failed_files];
+        let same = |k: &Firsts| k.failed.iter().zip(failed).all(|(x, y)| **x == **y);
+        if let Some(k) = lock(&self.firsts).get(&key).filter(|k| same(k)) {
+            return Some(k.changes.clone());
         }
         let full = lock(&self.full).get(&(old, new)).cloned();
         let changes = Arc::new(match full {
             Some(all) => firsts(&all),
             None => self.judged(old, new, List::Firsts)?,
         });
-        if let Some(k) = kept {
-            lock(k).insert((old, new), changes.clone());
-        }
+        lock(&self.firsts).entry(key).or_insert_with(|| Firsts {
+            failed: failed.map(Arc::clone),
+            changes: changes.clone(),
+        });
         Some(changes)
-    }
-
-    /// Keeps the lists [`Comparer::first_changes`] computes, for callers that ask for one
-    /// pair under several policies (the terminal UI's policy matrix); a headless command asks
-    /// once per pair and keeps nothing.
-    pub fn keeping_verdicts(mut self) -> Self {
-        self.kept = Some(Mutex::new(HashMap::new()));
-        self
     }
 
     /// Version `id` as one side of a comparison; None when it did not compile.
@@ -340,8 +379,14 @@ impl<'p> Comparer<'p> {
             self.lock().insert(key, s);
             return Some(s);
         }
-        // Comments never change a verdict: skip comparing them.
-        let s = PairSummary::of(&summary_changes(&a, &b, &self.scope, &self.ignores));
+        // Without ignores or inline directives, nothing decides by a change but its verdict
+        // and its file: unit by unit, each kept unit judged once. Comments never change a
+        // verdict: either way they are not compared.
+        let s = if self.ignores.is_empty() && !a.directives && !b.directives {
+            self.units.summary(&a, &b, &self.scope)
+        } else {
+            PairSummary::of(&judge_with(&a, &b, &self.scope, &self.ignores, false))
+        };
         self.lock().insert(key, s);
         if let (Some(st), Some(k)) = (stored, disk_key) {
             st.put(k, s);

@@ -14,6 +14,7 @@ pub mod ignore;
 mod scope;
 mod stored;
 mod stored_changes;
+mod units;
 
 use serde::Serialize;
 
@@ -38,6 +39,11 @@ pub struct Side<'a> {
 }
 
 impl<'a> Side<'a> {
+    /// Its version's place in the history.
+    pub fn id(&self) -> usize {
+        self.version.id.index()
+    }
+
     /// Version `v` as a side; None when it has no schema (failed, or not compiled yet).
     pub fn of(v: &'a Loaded) -> Option<Side<'a>> {
         Some(Side {
@@ -73,27 +79,6 @@ fn judge_with(
     changes
 }
 
-/// The changes whose verdicts count for a summary of the pair: [`judge_with`] without
-/// comments and, when nothing decides by a change's file (no ignores, no inline directive,
-/// no file that failed to compile on either side: `mark` would change nothing), without
-/// locating and sorting them.
-fn summary_changes(
-    old: &Side<'_>,
-    new: &Side<'_>,
-    scope: &Scope,
-    ignores: &Ignores,
-) -> Vec<Change> {
-    let by_file = !ignores.is_empty()
-        || old.directives
-        || new.directives
-        || !old.version.failed_files.is_empty()
-        || !new.version.failed_files.is_empty();
-    if by_file {
-        return judge_with(old, new, scope, ignores, false);
-    }
-    raw_changes(old.schema, new.schema, scope, Detail::Unlocated)
-}
-
 /// How much of each change [`raw_changes`] works out.
 #[derive(Clone, Copy)]
 enum Detail {
@@ -101,8 +86,6 @@ enum Detail {
     Full,
     /// Without COMMENT_CHANGED (never a verdict), located and sorted.
     Verdicts,
-    /// Without comments, locations or order: verdicts only.
-    Unlocated,
 }
 
 /// Applies the ignores, then marks the changes that cannot be judged because a file did not
@@ -115,17 +98,7 @@ fn mark(changes: &mut [Change], old: &Side<'_>, new: &Side<'_>, scope: &Scope, i
         if failed.is_empty() {
             continue;
         }
-        let root_file = scope.root().and_then(|r| {
-            if scope.present_in(&side.schema.content) {
-                return None;
-            }
-            let c = &other.schema.content;
-            c.messages
-                .get(r)
-                .map(|m| &m.file)
-                .or_else(|| c.services.get(r).map(|s| &s.file))
-                .filter(|f| failed.contains(*f))
-        });
+        let root_file = root_failed(side, other, scope);
         let name = side.version.name();
         for c in changes.iter_mut().filter(|c| c.ignored.is_none()) {
             if let Some(f) = root_file {
@@ -139,6 +112,21 @@ fn mark(changes: &mut [Change], old: &Side<'_>, new: &Side<'_>, scope: &Scope, i
             }
         }
     }
+}
+
+/// The root's file, when it did not compile in `side` (and so the root is not there): then
+/// nothing the root reaches is known in `side`, and every change is not judged.
+fn root_failed<'a>(side: &Side<'_>, other: &Side<'a>, scope: &Scope) -> Option<&'a String> {
+    let r = scope.root()?;
+    if scope.present_in(&side.schema.content) {
+        return None;
+    }
+    let c = &other.schema.content;
+    c.messages
+        .get(r)
+        .map(|m| &m.file)
+        .or_else(|| c.services.get(r).map(|s| &s.file))
+        .filter(|f| side.version.failed_files.contains(*f))
 }
 
 /// The word for what could not be judged because a file did not compile (a change's
@@ -189,7 +177,6 @@ fn raw_changes(old: &Schema, new: &Schema, scope: &Scope, detail: Detail) -> Vec
     let check = |p: &crate::diff::Pairing<'_>| match detail {
         Detail::Full => rules::check(p, old, new),
         Detail::Verdicts => rules::check_verdicts(p, old, new),
-        Detail::Unlocated => rules::check_unlocated(p, old, new),
     };
     match scope {
         Scope::Whole => check(&pair_whole(&old.content, &new.content)),

@@ -12,6 +12,7 @@
 use crate::diff::{Pair, Pairing};
 use crate::schema::decl;
 use crate::schema::model::Extension;
+use crate::schema::model::reads::Types;
 
 use super::field::{F, changed, number_changed};
 use super::verdict::Severity::*;
@@ -95,7 +96,10 @@ fn both(p: &Pairing<'_>, pair: Pair<'_, Extension>, out: &mut Vec<Finding>) {
     ) else {
         return;
     };
-    let (fo, fnew) = (F::extension(p.old, om, o), F::extension(p.new, nm, n));
+    let (fo, fnew) = (
+        F::extension(Types::of(p.old), om, o),
+        F::extension(Types::of(p.new), nm, n),
+    );
     if o.field.number != n.field.number {
         let old_reserved = super::field::reserved(nm, o.field.number);
         out.push(number_changed(&fo, &fnew, old_reserved));

@@ -5,7 +5,6 @@
 //!
 //! May import: `diff`, `schema`. Knows no terminal and no git.
 
-mod across;
 mod decl;
 pub mod examples;
 mod extension;
@@ -248,16 +247,6 @@ pub fn check_verdicts(pairing: &Pairing<'_>, old: &Schema, new: &Schema) -> Vec<
     check_with(pairing, old, new, false)
 }
 
-/// The changes [`check_verdicts`] finds, in no order and without their locations: what a
-/// summary of many pairs needs when nothing decides by a change's file (no ignores, no file
-/// that failed to compile). Locating and sorting were a third of a transitive policy's time.
-pub fn check_unlocated(pairing: &Pairing<'_>, old: &Schema, new: &Schema) -> Vec<Change> {
-    findings(pairing, old, new, false)
-        .into_iter()
-        .map(|f| change(f, None, None))
-        .collect()
-}
-
 fn findings(pairing: &Pairing<'_>, old: &Schema, new: &Schema, comments: bool) -> Vec<Finding> {
     let mut findings = Vec::new();
     if std::ptr::eq(old, new) {
@@ -296,9 +285,7 @@ fn check_with(pairing: &Pairing<'_>, old: &Schema, new: &Schema, comments: bool)
         .map(|f| {
             let loc = |s: &Schema, side: &Option<String>| {
                 side.as_ref()?;
-                let d = s
-                    .doc(&f.element)
-                    .or_else(|| f.element.rsplit_once('.').and_then(|(p, _)| s.doc(p)))?;
+                let d = located(s, &f.element)?;
                 Some(format!("{}:{}", d.file, d.line))
             };
             let (o, n) = (loc(old, &f.old), loc(new, &f.new));
@@ -306,6 +293,13 @@ fn check_with(pairing: &Pairing<'_>, old: &Schema, new: &Schema, comments: bool)
         })
         .collect();
     sorted(changes)
+}
+
+/// Where a change on `element` is located in `s`: the element's doc, else its parent's (a
+/// oneof, a reserved range, an option are reported on their declaration).
+pub fn located<'s>(s: &'s Schema, element: &str) -> Option<&'s crate::schema::model::Doc> {
+    s.doc(element)
+        .or_else(|| element.rsplit_once('.').and_then(|(p, _)| s.doc(p)))
 }
 
 /// Changes sorted worst first, then by bump, location (file, then line as a number),

@@ -2,7 +2,8 @@
 //! "Updating a message type" rules on the wire, ProtoJSON's on JSON. Each function takes
 //! (writer, reader); the verdict of a change in both directions is two calls.
 
-use crate::schema::model::{Content, Enum, FieldType, Scalar};
+use crate::schema::model::reads::Types;
+use crate::schema::model::{Enum, FieldType, Scalar};
 
 use super::verdict::Severity::{self, *};
 
@@ -60,7 +61,7 @@ fn family(s: Scalar) -> Family {
 pub fn wire(
     w: &FieldType,
     r: &FieldType,
-    reader: &Content,
+    reader: Types<'_>,
     reader_verifies_utf8: bool,
 ) -> Severity {
     use FieldType as T;
@@ -93,7 +94,7 @@ pub fn wire(
             _ => Breaking,
         },
         (T::Scalar(a), T::Enum(e)) => {
-            let closed = reader.enums.get(e).is_some_and(|e| e.closed);
+            let closed = reader.enumeration(e).is_some_and(|e| e.closed);
             match range(*a) {
                 Some(ra) if family(*a) == Family::Varint => {
                     // Unknown numbers: an open enum keeps them, a closed one drops them.
@@ -159,11 +160,12 @@ pub fn json_enum_names_missing<'a>(w: &'a Enum, r: &Enum) -> Vec<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::Content;
     use FieldType::Scalar as S;
     use Scalar::*;
 
     fn w(a: Scalar, b: Scalar) -> Severity {
-        wire(&S(a), &S(b), &Content::default(), true)
+        wire(&S(a), &S(b), Types::of(&Content::default()), true)
     }
 
     #[test]
@@ -202,7 +204,7 @@ mod tests {
             FieldType::Message("fx.M".into()),
             FieldType::Group("fx.M".into()),
         );
-        assert_eq!(wire(&m, &g, &Content::default(), true), Breaking);
+        assert_eq!(wire(&m, &g, Types::of(&Content::default()), true), Breaking);
         assert_eq!(json(&m, &g), Safe);
         assert_eq!(json(&g, &m), Safe);
         assert_eq!(json(&m, &FieldType::Group("fx.Other".into())), Breaking);
@@ -249,7 +251,8 @@ mod tests {
     #[test]
     fn bytes_read_as_string_depend_on_the_readers_utf8_check() {
         let c = Content::default();
-        assert_eq!(wire(&S(Bytes), &S(String), &c, true), Breaking);
-        assert_eq!(wire(&S(Bytes), &S(String), &c, false), Lossy);
+        let c = Types::of(&c);
+        assert_eq!(wire(&S(Bytes), &S(String), c, true), Breaking);
+        assert_eq!(wire(&S(Bytes), &S(String), c, false), Lossy);
     }
 }

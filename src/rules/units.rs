@@ -8,9 +8,9 @@
 use crate::diff::{Pair, Pairing};
 use crate::schema::model::{Enum, Extension, File, Message, Service};
 
-use super::across::reads_across;
 use super::decl::{self, Ctx};
 use super::{Finding, extension, field};
+use crate::schema::model::reads::{Read, recording};
 
 /// One pair of declarations, at least one present, not one declaration shared by both.
 #[derive(Clone, Copy)]
@@ -23,13 +23,15 @@ pub enum Unit<'a> {
 }
 
 /// Names a unit by the addresses of its two declarations, for the kinds that versions share
-/// (messages, enums and services are shared when equal: see `schema::intern`); files and
-/// extensions are each schema's own and have no key.
+/// (messages, enums, services and extensions are shared when equal: see
+/// `schema::compile::shared`), and for an extension on both sides, of the messages it
+/// extends (which its rules read); files are each schema's own and have no key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct UnitKey {
     kind: u8,
     old: usize,
     new: usize,
+    extended: [usize; 2],
 }
 
 fn address<T>(x: Option<&T>) -> usize {
@@ -43,10 +45,11 @@ fn shared<T>(pair: &Pair<'_, T>) -> bool {
 /// The units of a pairing in which something may differ (a declaration both sides share
 /// has no finding: its comments live in the files' docs, compared apart).
 pub fn units<'a>(p: &Pairing<'a>) -> impl Iterator<Item = Unit<'a>> {
+    // Files are each schema's own: equal ones have nothing to find either.
     let files = p
         .files
         .iter()
-        .filter(|x| !shared(x))
+        .filter(|x| !matches!((x.old, x.new), (Some(a), Some(b)) if a == b))
         .map(|x| Unit::File(*x));
     let messages = p
         .messages
@@ -63,7 +66,11 @@ pub fn units<'a>(p: &Pairing<'a>) -> impl Iterator<Item = Unit<'a>> {
         .iter()
         .filter(|x| !shared(x))
         .map(|x| Unit::Service(*x));
-    let extensions = p.extensions.iter().map(|x| Unit::Extension(*x));
+    let extensions = p
+        .extensions
+        .iter()
+        .filter(|x| !shared(x))
+        .map(|x| Unit::Extension(*x));
     files
         .chain(messages)
         .chain(enums)
@@ -72,15 +79,30 @@ pub fn units<'a>(p: &Pairing<'a>) -> impl Iterator<Item = Unit<'a>> {
 }
 
 impl Unit<'_> {
-    /// The unit's key, for the kinds versions share.
-    pub fn key(&self) -> Option<UnitKey> {
+    /// The unit's key in `p`, for the kinds versions share.
+    pub fn key(&self, p: &Pairing<'_>) -> Option<UnitKey> {
+        let mut extended = [0; 2];
         let (kind, old, new) = match self {
-            Unit::Message(p) => (1, address(p.old), address(p.new)),
-            Unit::Enum(p) => (2, address(p.old), address(p.new)),
-            Unit::Service(p) => (3, address(p.old), address(p.new)),
-            Unit::File(_) | Unit::Extension(_) => return None,
+            Unit::Message(x) => (1, address(x.old), address(x.new)),
+            Unit::Enum(x) => (2, address(x.old), address(x.new)),
+            Unit::Service(x) => (3, address(x.old), address(x.new)),
+            Unit::Extension(x) => {
+                if let (Some(o), Some(n)) = (x.old, x.new) {
+                    extended = [
+                        address(p.old.message(&o.extendee)),
+                        address(p.new.message(&n.extendee)),
+                    ];
+                }
+                (4, address(x.old), address(x.new))
+            }
+            Unit::File(_) => return None,
         };
-        Some(UnitKey { kind, old, new })
+        Some(UnitKey {
+            kind,
+            old,
+            new,
+            extended,
+        })
     }
 
     /// What the rules find in this unit of `p`, added to `out`.
@@ -100,15 +122,14 @@ impl Unit<'_> {
         }
     }
 
-    /// [`Unit::findings`], and whether they depend on this unit's declarations alone (its
-    /// rules read nothing else of the two schemas): then every pair of schemas in which these
-    /// two declarations meet as a unit finds the same.
-    pub(crate) fn findings_alone(&self, p: &Pairing<'_>) -> (Vec<Finding>, bool) {
-        let (found, across) = reads_across(|| {
+    /// [`Unit::findings`], and the look-ups by name its rules made beyond its two
+    /// declarations: every pair of schemas in which these two declarations meet as a unit,
+    /// and in which those names find the same declarations, finds the same.
+    pub(crate) fn findings_read(&self, p: &Pairing<'_>) -> (Vec<Finding>, Vec<Read>) {
+        recording(|| {
             let mut out = Vec::new();
             self.findings(p, &mut out);
             out
-        });
-        (found, !across)
+        })
     }
 }

@@ -174,11 +174,11 @@ struct Container<'a> {
     /// (the same shared declaration compares by pointer).
     last_message: Option<&'a Arc<Message>>,
     last_enum: Option<&'a Arc<Enum>>,
-    last_extensions: Option<&'a BTreeMap<u32, Extension>>,
+    last_extensions: Option<&'a BTreeMap<u32, std::sync::Arc<Extension>>>,
 }
 
 /// The extensions of a message that has none left.
-static NO_EXTENSIONS: BTreeMap<u32, Extension> = BTreeMap::new();
+static NO_EXTENSIONS: BTreeMap<u32, std::sync::Arc<Extension>> = BTreeMap::new();
 
 impl Container<'_> {
     /// The container is as it was: note that its numbers, names and reservations still
@@ -266,7 +266,7 @@ fn message<'a>(
 fn extensions<'a>(
     c: &mut Container<'a>,
     extendee: &str,
-    exts: &'a BTreeMap<u32, Extension>,
+    exts: &'a BTreeMap<u32, std::sync::Arc<Extension>>,
     i: usize,
     versions: &[Loaded],
     out: &mut Vec<Hazard>,

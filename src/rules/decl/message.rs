@@ -51,9 +51,7 @@ pub(super) fn message_removed(_: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Finding>
 
 pub(super) fn message_renamed(ctx: &Ctx<'_>, p: Pair<'_, Message>) -> Vec<Finding> {
     let Some((o, n)) = both(p) else { return vec![] };
-    if o.full_name == n.full_name
-        || !same_shape(ctx.old.read(), &o.full_name, ctx.new.read(), &n.full_name)
-    {
+    if o.full_name == n.full_name || !same_shape(ctx.old, &o.full_name, ctx.new, &n.full_name) {
         return vec![];
     }
     vec![f(

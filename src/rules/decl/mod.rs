@@ -14,15 +14,15 @@ use crate::diff::{Pair, Pairing};
 use crate::schema::Schema;
 use crate::schema::model::{Enum, File, Message, Service};
 
-use super::across::Across;
 use super::verdict::Severity::*;
 use super::verdict::{Directions, Source, Verdict};
 use super::{Finding, RuleId};
+use crate::schema::model::reads::Types;
 
 /// The two schemas a rule may look into (for structural comparison).
 pub(in crate::rules) struct Ctx<'a> {
-    pub old: Across<'a>,
-    pub new: Across<'a>,
+    pub old: Types<'a>,
+    pub new: Types<'a>,
 }
 
 /// A rule over one pair of declarations of kind `T`.
@@ -169,8 +169,8 @@ fn run<T>(ctx: &Ctx<'_>, pair: Pair<'_, T>, rules: &[Rule<T>], out: &mut Vec<Fin
 impl<'a> Ctx<'a> {
     pub(super) fn of(p: &Pairing<'a>) -> Self {
         Ctx {
-            old: Across::new(p.old),
-            new: Across::new(p.new),
+            old: Types::of(p.old),
+            new: Types::of(p.new),
         }
     }
 }

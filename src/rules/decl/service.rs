@@ -144,7 +144,7 @@ fn type_changed(
             let (a, b) = (a?, b?);
             let (x, y) = (pick(a), pick(b));
             (x != y).then(|| {
-                let s = crate::rules::field::structural(ctx.old.read(), x, ctx.new.read(), y);
+                let s = crate::rules::field::structural(ctx.old, x, ctx.new, y);
                 f(
                     rule,
                     &elem,

@@ -1,11 +1,12 @@
 //! The rules on a field present in both versions, one function each, in the order of the
 //! `CHANGED` table.
 
+use crate::schema::model::reads::Types;
 use std::collections::BTreeSet;
 
 use crate::diff::same_shape;
 use crate::schema::graph::is_message;
-use crate::schema::model::{Cardinality, Content, Field, FieldType, Presence, Scalar};
+use crate::schema::model::{Cardinality, Field, FieldType, Presence, Scalar};
 
 use super::super::options::{self, Kind};
 use super::super::verdict::Severity::{self, *};
@@ -83,8 +84,7 @@ pub(super) fn field_map_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)> 
     }
     let same = match (of.ty.type_name(), nf.ty.type_name()) {
         (Some(a), Some(b)) => {
-            is_repeated(if of.map.is_some() { nf } else { of })
-                && same_entry(o.c.read(), a, n.c.read(), b)
+            is_repeated(if of.map.is_some() { nf } else { of }) && same_entry(o.c, a, n.c, b)
         }
         _ => false,
     };
@@ -308,9 +308,9 @@ pub(super) fn field_option_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String
 
 /// The entry message `a` (key = 1, value = 2) and the message `b` have the same shape, in
 /// either order of map and message.
-fn same_entry(oc: &Content, a: &str, nc: &Content, b: &str) -> bool {
-    let fields = |c: &Content, n: &str| -> Option<Vec<(u32, FieldType, Cardinality)>> {
-        let m = c.messages.get(n)?;
+fn same_entry(oc: Types<'_>, a: &str, nc: Types<'_>, b: &str) -> bool {
+    let fields = |c: Types<'_>, n: &str| -> Option<Vec<(u32, FieldType, Cardinality)>> {
+        let m = c.message(n)?;
         Some(
             m.fields
                 .values()

@@ -12,13 +12,13 @@ use std::collections::HashMap;
 
 use crate::diff::{Pairing, members};
 use crate::schema::decl;
-use crate::schema::model::{Cardinality, Content, Extension, Field, Message, Oneof, Presence};
+use crate::schema::model::{Cardinality, Extension, Field, Message, Oneof, Presence};
 
-use super::across::Across;
 use super::reserved::Reserved;
 use super::verdict::Severity::*;
 use super::verdict::{Directions, Source, Verdict};
 use super::{Finding, RuleId};
+use crate::schema::model::reads::Types;
 use changed::*;
 use retyped::*;
 pub(super) use structural::structural;
@@ -26,7 +26,7 @@ pub(super) use structural::structural;
 /// One side of a field: the field, its message and schema; for an extension, the extension
 /// (then `m` is the extended message).
 pub(super) struct F<'a> {
-    pub c: Across<'a>,
+    pub c: Types<'a>,
     pub m: &'a Message,
     pub f: &'a Field,
     pub ext: Option<&'a Extension>,
@@ -47,10 +47,10 @@ fn oneofs(m: &Message) -> Oneofs<'_> {
 
 impl<'a> F<'a> {
     /// `oneofs`: the oneofs of `m` by name.
-    pub fn field(c: &'a Content, m: &'a Message, f: &'a Field, oneofs: &Oneofs<'a>) -> Self {
+    pub fn field(c: Types<'a>, m: &'a Message, f: &'a Field, oneofs: &Oneofs<'a>) -> Self {
         let oneof = f.oneof.as_deref().and_then(|n| oneofs.get(n).copied());
         F {
-            c: Across::new(c),
+            c,
             m,
             f,
             ext: None,
@@ -59,9 +59,9 @@ impl<'a> F<'a> {
     }
 
     /// The field of an extension, in its extended message.
-    pub fn extension(c: &'a Content, m: &'a Message, e: &'a Extension) -> Self {
+    pub fn extension(c: Types<'a>, m: &'a Message, e: &'a Extension) -> Self {
         F {
-            c: Across::new(c),
+            c,
             m,
             f: &e.field,
             ext: Some(e),
@@ -135,7 +135,7 @@ pub(super) fn message_pair(p: &Pairing<'_>, om: &Message, nm: &Message, out: &mu
     if om.map_entry && nm.map_entry || std::ptr::eq(om, nm) || om == nm {
         return;
     }
-    message(p.old, om, p.new, nm, out);
+    message(Types::of(p.old), om, Types::of(p.new), nm, out);
 }
 
 /// The reservations and names of both sides, indexed once for the message's members.
@@ -175,7 +175,7 @@ fn names(m: &Message) -> Names<'_> {
     out
 }
 
-fn message(oc: &Content, om: &Message, nc: &Content, nm: &Message, out: &mut Vec<Finding>) {
+fn message(oc: Types<'_>, om: &Message, nc: Types<'_>, nm: &Message, out: &mut Vec<Finding>) {
     let members = members::fields(Some(om), Some(nm));
     let lk = Lookup {
         old: Reserved::new(&om.reserved_ranges, &om.reserved_names),

@@ -1,7 +1,8 @@
 //! A field's type changed: scalars by their wire and JSON encodings, enums by their value
 //! numbers on the wire and their value names in JSON, messages by structure.
 
-use crate::schema::model::{Content, Field, FieldType};
+use crate::schema::model::reads::Types;
+use crate::schema::model::{Field, FieldType};
 
 use super::super::types;
 use super::super::verdict::Severity::{self, *};
@@ -39,15 +40,15 @@ pub(super) fn field_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)>
         .map(|(what, a, b)| {
             // A reader that checks UTF-8 (proto3, editions' VERIFY) rejects bytes that are not.
             let wire = Directions {
-                backward: types::wire(a, b, n.c.read(), n.f.utf8_verified),
-                forward: types::wire(b, a, o.c.read(), o.f.utf8_verified),
+                backward: types::wire(a, b, n.c, n.f.utf8_verified),
+                forward: types::wire(b, a, o.c, o.f.utf8_verified),
             };
             let mut json = Directions {
                 backward: types::json(a, b),
                 forward: types::json(b, a),
             };
             let mut wire = wire;
-            let numbers = EnumNumbers::of(o.c.read(), a, n.c.read(), b);
+            let numbers = EnumNumbers::of(o.c, a, n.c, b);
             if let Some(numbers) = &numbers {
                 wire = numbers.wire();
             }
@@ -55,7 +56,7 @@ pub(super) fn field_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, String)>
             if let Some(numbers) = &numbers {
                 message.push_str(&numbers.text());
             }
-            if let Some(names) = EnumNames::of(o.c.read(), a, n.c.read(), b) {
+            if let Some(names) = EnumNames::of(o.c, a, n.c, b) {
                 json = names.json();
                 message.push_str(&names.text());
             }
@@ -99,11 +100,11 @@ struct EnumNumbers {
 }
 
 impl EnumNumbers {
-    fn of(oc: &Content, a: &FieldType, nc: &Content, b: &FieldType) -> Option<Self> {
+    fn of(oc: Types<'_>, a: &FieldType, nc: Types<'_>, b: &FieldType) -> Option<Self> {
         let (FieldType::Enum(x), FieldType::Enum(y)) = (a, b) else {
             return None;
         };
-        let (old, new) = (oc.enums.get(x)?, nc.enums.get(y)?);
+        let (old, new) = (oc.enumeration(x)?, nc.enumeration(y)?);
         let missing = |w: &crate::schema::model::Enum, r: &crate::schema::model::Enum| {
             let mut m: Vec<i32> = w
                 .values
@@ -227,11 +228,11 @@ struct EnumNames<'a> {
 }
 
 impl<'a> EnumNames<'a> {
-    fn of(oc: &'a Content, a: &FieldType, nc: &'a Content, b: &FieldType) -> Option<Self> {
+    fn of(oc: Types<'a>, a: &FieldType, nc: Types<'a>, b: &FieldType) -> Option<Self> {
         let (FieldType::Enum(x), FieldType::Enum(y)) = (a, b) else {
             return None;
         };
-        let (old, new) = (oc.enums.get(x)?, nc.enums.get(y)?);
+        let (old, new) = (oc.enumeration(x)?, nc.enumeration(y)?);
         Some(EnumNames {
             not_in_new: types::json_enum_names_missing(old, new),
             not_in_old: types::json_enum_names_missing(new, old),
@@ -289,7 +290,7 @@ pub(super) fn field_message_type_changed(o: &F<'_>, n: &F<'_>) -> Vec<(Verdict, 
         .filter(|(_, a, b)| both_messages(a, b))
         .map(|(what, a, b)| {
             let (x, y) = (a.type_name().unwrap_or(""), b.type_name().unwrap_or(""));
-            let s = structural(o.c.read(), x, n.c.read(), y);
+            let s = structural(o.c, x, n.c, y);
             (
                 v(s.wire, s.json, Source::Breaking),
                 format!("{what} {x} -> {y}: {}", s.why),

@@ -1,7 +1,7 @@
 //! How data of one message type reads as another, compared field by field.
 
 use crate::diff::same_shape;
-use crate::schema::model::Content;
+use crate::schema::model::reads::Types;
 
 use super::super::Finding;
 use super::super::verdict::Directions;
@@ -24,7 +24,7 @@ thread_local! {
 }
 
 /// Compares message `x` of `oc` with message `y` of `nc` field by field.
-pub(in crate::rules) fn structural(oc: &Content, x: &str, nc: &Content, y: &str) -> Structural {
+pub(in crate::rules) fn structural(oc: Types<'_>, x: &str, nc: Types<'_>, y: &str) -> Structural {
     if same_shape(oc, x, nc, y) {
         return Structural {
             wire: Directions::SAFE,
@@ -32,7 +32,7 @@ pub(in crate::rules) fn structural(oc: &Content, x: &str, nc: &Content, y: &str)
             why: "the same structure under another name".into(),
         };
     }
-    let (Some(om), Some(nm)) = (oc.messages.get(x), nc.messages.get(y)) else {
+    let (Some(om), Some(nm)) = (oc.message(x), nc.message(y)) else {
         return Structural {
             wire: BOTH_BREAK,
             json: BOTH_BREAK,

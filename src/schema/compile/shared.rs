@@ -6,12 +6,12 @@
 //! versions: see docs/performance.md). Value equality decides, so nothing a version says
 //! changes; an unchanged declaration also compares by pointer in the judge.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rayon::prelude::*;
 
-use super::super::model::{Content, Enum, Message, Service};
+use super::super::model::{Content, Enum, Extension, Message, Service};
 use super::Compiled;
 
 /// The variants of one name compared with a new declaration, newest first, at most: a name
@@ -24,6 +24,7 @@ pub(super) struct Shared {
     messages: HashMap<String, Vec<Arc<Message>>>,
     enums: HashMap<String, Vec<Arc<Enum>>>,
     services: HashMap<String, Vec<Arc<Service>>>,
+    extensions: HashMap<String, Vec<Arc<Extension>>>,
 }
 
 impl super::Cache {
@@ -64,9 +65,10 @@ impl Shared {
         for (c, (n, missed)) in contents.iter_mut().zip(found) {
             let (m, e, s) = (&mut self.messages, &mut self.enums, &mut self.services);
             replaced += n
-                + again(m, &mut c.messages, &missed.messages)
-                + again(e, &mut c.enums, &missed.enums)
-                + again(s, &mut c.services, &missed.services);
+                + again(m, c.messages.values_mut(), &missed.messages)
+                + again(e, c.enums.values_mut(), &missed.enums)
+                + again(s, c.services.values_mut(), &missed.services)
+                + again(&mut self.extensions, extensions(c), &missed.extensions);
         }
         replaced
     }
@@ -75,9 +77,17 @@ impl Shared {
     /// those not found.
     fn replace(&self, c: &mut Content) -> (usize, Missed) {
         let mut missed = Missed::default();
-        let n = look_up(&self.messages, &mut c.messages, &mut missed.messages)
-            + look_up(&self.enums, &mut c.enums, &mut missed.enums)
-            + look_up(&self.services, &mut c.services, &mut missed.services);
+        let n = look_up(
+            &self.messages,
+            c.messages.values_mut(),
+            &mut missed.messages,
+        ) + look_up(&self.enums, c.enums.values_mut(), &mut missed.enums)
+            + look_up(
+                &self.services,
+                c.services.values_mut(),
+                &mut missed.services,
+            )
+            + look_up(&self.extensions, extensions(c), &mut missed.extensions);
         (n, missed)
     }
 
@@ -88,20 +98,29 @@ impl Shared {
         messages: &mut [Arc<Message>],
         enums: &mut [Arc<Enum>],
         services: &mut [Arc<Service>],
+        extensions: &mut [Arc<Extension>],
     ) -> usize {
         let (m, e, s) = (&mut self.messages, &mut self.enums, &mut self.services);
+        let x = &mut self.extensions;
         count(messages.iter_mut().map(|d| one(m, d)))
             + count(enums.iter_mut().map(|d| one(e, d)))
             + count(services.iter_mut().map(|d| one(s, d)))
+            + count(extensions.iter_mut().map(|d| one(x, d)))
     }
 }
 
-/// The names of a set's declarations not found held.
+/// The declarations of a set not found held, by their place in the set's order.
 #[derive(Default)]
 struct Missed {
-    messages: Vec<String>,
-    enums: Vec<String>,
-    services: Vec<String>,
+    messages: Vec<usize>,
+    enums: Vec<usize>,
+    services: Vec<usize>,
+    extensions: Vec<usize>,
+}
+
+/// The extensions of `c`, in its order (by extendee, then number).
+fn extensions(c: &mut Content) -> impl Iterator<Item = &mut Arc<Extension>> {
+    c.extensions.values_mut().flat_map(|m| m.values_mut())
 }
 
 /// How a declaration was found among those held.
@@ -150,32 +169,34 @@ fn one<T: Named>(held: &mut HashMap<String, Vec<Arc<T>>>, decl: &mut Arc<T>) -> 
     }
 }
 
-/// The declarations of a map found held replaced; the names of the others in `missed`.
-fn look_up<T: Named>(
+/// The declarations found held replaced; the places of the others in `missed`.
+fn look_up<'a, T: Named + 'a>(
     held: &HashMap<String, Vec<Arc<T>>>,
-    decls: &mut BTreeMap<String, Arc<T>>,
-    missed: &mut Vec<String>,
+    decls: impl Iterator<Item = &'a mut Arc<T>>,
+    missed: &mut Vec<usize>,
 ) -> usize {
     let mut replaced = 0;
-    for (name, decl) in decls.iter_mut() {
+    for (i, decl) in decls.enumerate() {
         match find(held, decl) {
             Found::Replaced => replaced += 1,
             Found::Same => {}
-            Found::New => missed.push(name.clone()),
+            Found::New => missed.push(i),
         }
     }
     replaced
 }
 
-/// The declarations `names` of a map looked up again, and held when still new.
-fn again<T: Named>(
+/// The declarations at the places `missed` (ascending) looked up again, and held when
+/// still new.
+fn again<'a, T: Named + 'a>(
     held: &mut HashMap<String, Vec<Arc<T>>>,
-    decls: &mut BTreeMap<String, Arc<T>>,
-    names: &[String],
+    decls: impl Iterator<Item = &'a mut Arc<T>>,
+    missed: &[usize],
 ) -> usize {
     let mut replaced = 0;
-    for name in names {
-        if let Some(d) = decls.get_mut(name) {
+    let mut missed = missed.iter().peekable();
+    for (i, d) in decls.enumerate() {
+        if missed.next_if_eq(&&i).is_some() {
             replaced += usize::from(one(held, d));
         }
     }
@@ -204,6 +225,12 @@ impl Named for Enum {
 }
 
 impl Named for Service {
+    fn full_name(&self) -> &str {
+        &self.full_name
+    }
+}
+
+impl Named for Extension {
     fn full_name(&self) -> &str {
         &self.full_name
     }

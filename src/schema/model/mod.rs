@@ -10,6 +10,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 mod fields;
+pub mod reads;
 
 pub use fields::{Fields, FieldsIter};
 
@@ -52,7 +53,7 @@ pub struct Content {
     pub services: BTreeMap<String, Arc<Service>>,
     /// Fields declared in `extend` blocks: extended message -> number -> extension. A pool
     /// holds at most one extension per (extendee, number).
-    pub extensions: BTreeMap<String, BTreeMap<u32, Extension>>,
+    pub extensions: BTreeMap<String, BTreeMap<u32, Arc<Extension>>>,
 }
 
 impl Content {
@@ -76,12 +77,14 @@ impl Content {
         self.extensions
             .get(extendee)
             .into_iter()
-            .flat_map(|m| m.values())
+            .flat_map(|m| m.values().map(Arc::as_ref))
     }
 
     /// Every extension, by extendee then number.
     pub fn all_extensions(&self) -> impl Iterator<Item = &Extension> {
-        self.extensions.values().flat_map(|m| m.values())
+        self.extensions
+            .values()
+            .flat_map(|m| m.values().map(Arc::as_ref))
     }
 
     /// The extension with this full name (a scan: extensions are indexed by extendee).

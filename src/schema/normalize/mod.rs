@@ -75,7 +75,7 @@ pub fn normalize(
     }
     // Of two extensions with one number, the first by full name is kept, whatever the order.
     for e in pool.all_extensions() {
-        let ext = extension(&e, editions);
+        let ext = std::sync::Arc::new(extension(&e, editions));
         let by_number = schema
             .content
             .extensions

@@ -178,7 +178,8 @@ impl Disk {
                 .and_then(|bytes| postcard::from_bytes::<Part>(&bytes).ok())
                 .map(|mut part| {
                     let (m, e, s) = (&mut part.messages, &mut part.enums, &mut part.services);
-                    super::super::shared::lock(&self.shared).share_part(m, e, s);
+                    let x = &mut part.extensions;
+                    super::super::shared::lock(&self.shared).share_part(m, e, s, x);
                     Arc::new(part)
                 });
             if part.is_some() {

@@ -16,7 +16,7 @@ pub(super) struct Part {
     pub(super) messages: Vec<Arc<Message>>,
     pub(super) enums: Vec<Arc<Enum>>,
     pub(super) services: Vec<Arc<Service>>,
-    pub(super) extensions: Vec<Extension>,
+    pub(super) extensions: Vec<Arc<Extension>>,
     pub(super) docs: Option<Arc<FileDocs>>,
     pub(super) digest: [u8; 32],
 }
@@ -171,7 +171,10 @@ mod tests {
             assert!(same(&back.enums, &part.enums), "{name}");
             assert!(same(&back.services, &part.services), "{name}");
             assert!(
-                back.extensions.iter().eq(part.extensions.iter().copied()),
+                back.extensions
+                    .iter()
+                    .map(|x| &**x)
+                    .eq(part.extensions.iter().copied()),
                 "{name}"
             );
             assert_eq!(back.docs.as_ref(), part.docs, "{name}");
