@@ -36,5 +36,6 @@ mod rules;
 mod rules_enum_retyped;
 mod stored_changes;
 mod stored_summaries;
+mod summaries;
 mod transitive;
 mod ui;

@@ -1,0 +1,117 @@
+//! A transitive policy reads each pair of versions as a summary (worst verdict and warnings
+//! per level and direction, changes not judged), which the comparer adds up unit by unit —
+//! a pair of declarations judged once wherever it meets, with the types its rules looked up
+//! by name. Each summary must equal the counts of the pair's changes judged from scratch:
+//! on real histories (otel; protobuf's tags, with files that fail to compile, renamed and
+//! retyped messages, editions), and on a history made so that one unit's verdict changes
+//! with a type it reads while the unit's own declarations stay the same.
+
+use crate::common::{Repo, proto};
+use crate::fixtures_real::{clone, fixture};
+use protolapse::history::HistoryOptions;
+use protolapse::judge::{Comparer, Ignores, PairSummary, Scope, Side, judge};
+use protolapse::load::{self, Project};
+use protolapse::rules::RuleId;
+
+/// Every pair of versions (old before new) in `scope`: the comparer's summary against the
+/// judged changes'. Returns how many pairs differed in anything.
+fn check_all_pairs(p: &Project, scope: Scope) -> usize {
+    let cmp = Comparer::new(p, scope.clone(), Ignores::default());
+    let mut differing = 0;
+    for (j, new) in p.versions.iter().enumerate() {
+        for old in &p.versions[..j] {
+            let (Some(a), Some(b)) = (Side::of(old), Side::of(new)) else {
+                continue;
+            };
+            // A summary leaves comments out (they never change a verdict, and a comment in
+            // a file that did not compile is not a change it counts as not judged).
+            let changes: Vec<_> = judge(&a, &b, &scope, &Ignores::default())
+                .into_iter()
+                .filter(|c| c.rule != RuleId::COMMENT_CHANGED)
+                .collect();
+            let want = PairSummary::of(&changes);
+            let got = cmp.summary(old.id, new.id).expect("both compiled");
+            assert_eq!(
+                got, want,
+                "{} -> {} in {scope:?}",
+                old.version.name, new.version.name
+            );
+            differing += usize::from(want != PairSummary::default());
+        }
+    }
+    differing
+}
+
+fn load_tags(repo: &std::path::Path, tags: &str, proto_paths: Vec<String>) -> Project {
+    let options = HistoryOptions {
+        tags: Some(tags.into()),
+        proto_paths,
+        ..Default::default()
+    };
+    load::load(repo, &options, |_, _| {}).expect("load")
+}
+
+#[test]
+fn summaries_equal_the_judged_changes_on_protobufs_tags() {
+    let Some(bundle) = fixture("protobuf-src-tags.bundle") else {
+        return;
+    };
+    let dir = clone(&bundle);
+    // 13 tags from v2.5.0 to v35.0: files that protoc rejects, unittest packages renamed.
+    let p = load_tags(&dir.path().join("repo"), "v*[05].0", vec!["src".into()]);
+    assert_eq!(p.versions.len(), 13);
+    assert!(p.versions.iter().any(|v| !v.failed_files.is_empty()));
+    let pairs = 13 * 12 / 2;
+    assert!(check_all_pairs(&p, Scope::Whole) > pairs - 10);
+    for root in [
+        "google.protobuf.FileDescriptorSet",
+        "protobuf_unittest.TestAllTypes",
+    ] {
+        assert!(check_all_pairs(&p, Scope::Root(root.into())) > 0, "{root}");
+    }
+}
+
+#[test]
+fn summaries_equal_the_judged_changes_on_otels_tags() {
+    let Some(bundle) = fixture("opentelemetry-proto.bundle") else {
+        return;
+    };
+    let dir = clone(&bundle);
+    let p = load_tags(&dir.path().join("repo"), "v*", Vec::new());
+    assert!(p.versions.len() >= 30);
+    assert!(check_all_pairs(&p, Scope::Whole) > 100);
+    let root = "opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest";
+    assert!(check_all_pairs(&p, Scope::Root(root.into())) > 10);
+}
+
+/// `Root` keeps one declaration from v2 on (its field's type is renamed to `Item`), while
+/// `Item` changes under it: a verdict on `Root` that was kept from v1 -> v2 would be wrong
+/// for v1 -> v3 and v1 -> v4, which hold the same `Root`.
+#[test]
+fn a_unit_is_judged_again_where_a_type_it_reads_differs() {
+    let versions = [
+        "message Root {\n  Old item = 1;\n}\nmessage Old {\n  int32 a = 1;\n}",
+        "message Root {\n  Item item = 1;\n}\nmessage Item {\n  int32 a = 1;\n}",
+        "message Root {\n  Item item = 1;\n}\nmessage Item {\n  string a = 1;\n}",
+        "message Root {\n  Item item = 1;\n}\nmessage Item {\n  int64 a = 1;\n  bool b = 2;\n}",
+        "message Root {\n  Item item = 1;\n}\nmessage Item {\n  int32 a = 1;\n}",
+    ];
+    let mut r = Repo::new();
+    for (i, body) in versions.iter().enumerate() {
+        r.write("s.proto", &proto("t", body));
+        let tag = format!("v1.{i}.0");
+        r.commit(&tag);
+        r.tag(&tag);
+    }
+    let p = load::load(r.path(), &HistoryOptions::default(), |_, _| {}).expect("load");
+    assert_eq!(p.versions.len(), versions.len());
+    for scope in [Scope::Whole, Scope::Root("t.Root".into())] {
+        assert!(check_all_pairs(&p, scope) >= 8);
+    }
+    // The verdicts do differ: v1.0.0 -> v1.1.0 reads `Old` as the same shape; -> v1.2.0 not.
+    let cmp = Comparer::new(&p, Scope::Root("t.Root".into()), Ignores::default());
+    let at = |i: usize| p.versions[i].id;
+    let safe = cmp.summary(at(0), at(1)).expect("compiled");
+    let broken = cmp.summary(at(0), at(2)).expect("compiled");
+    assert_ne!(safe.worst, broken.worst);
+}
