@@ -58,129 +58,197 @@ fn own_file(c: &Content, file: &str) -> bool {
     c.files.get(file).is_some_and(|f| !f.external)
 }
 
-/// [`own_file`], remembering the last file asked: declarations in name order come a file at
-/// a time, so most asks compare one name instead of searching the files.
-fn own_files(c: &Content) -> impl FnMut(&str) -> bool + '_ {
-    let mut last: Option<(String, bool)> = None;
-    move |file| match &last {
-        Some((f, own)) if f == file => *own,
-        _ => {
-            let own = own_file(c, file);
-            last = Some((file.to_string(), own));
-            own
+/// A schema's own declarations (the repository's, map entries apart) in name order, listed
+/// once for the many pairings a history makes of it (see [`pair_indexed`]).
+pub struct Index<'a> {
+    content: &'a Content,
+    files: Vec<(&'a str, &'a File)>,
+    messages: Vec<(&'a str, &'a Message)>,
+    enums: Vec<(&'a str, &'a Enum)>,
+    services: Vec<(&'a str, &'a Service)>,
+    /// Own extensions by extended message, each in number order.
+    extensions: Vec<(&'a str, Vec<&'a Extension>)>,
+}
+
+impl<'a> Index<'a> {
+    pub fn of(c: &'a Content) -> Index<'a> {
+        // Declarations in name order come a file at a time: the last file's answer is kept.
+        let mut last: Option<(&str, bool)> = None;
+        let mut own = |file: &'a str| match last {
+            Some((f, own)) if f == file => own,
+            _ => {
+                let own = own_file(c, file);
+                last = Some((file, own));
+                own
+            }
+        };
+        let files = c
+            .files
+            .iter()
+            .filter(|(_, f)| !f.external)
+            .map(|(k, f)| (k.as_str(), f))
+            .collect();
+        let messages = c
+            .messages
+            .iter()
+            .filter(|(_, m)| !m.map_entry && own(&m.file))
+            .map(|(k, m)| (k.as_str(), &**m))
+            .collect();
+        let enums = c
+            .enums
+            .iter()
+            .filter(|(_, e)| own(&e.file))
+            .map(|(k, e)| (k.as_str(), &**e))
+            .collect();
+        let services = c
+            .services
+            .iter()
+            .filter(|(_, s)| own(&s.file))
+            .map(|(k, s)| (k.as_str(), &**s))
+            .collect();
+        let extensions = c
+            .extensions
+            .iter()
+            .map(|(k, xs)| {
+                let own: Vec<&Extension> =
+                    xs.values().map(|x| &**x).filter(|x| own(&x.file)).collect();
+                (k.as_str(), own)
+            })
+            .filter(|(_, xs)| !xs.is_empty())
+            .collect();
+        Index {
+            content: c,
+            files,
+            messages,
+            enums,
+            services,
+            extensions,
         }
     }
+
+    /// The own extensions of `extendee`, in number order.
+    fn extensions_of(&self, extendee: &str) -> &[&'a Extension] {
+        match self
+            .extensions
+            .binary_search_by(|(k, _)| (*k).cmp(extendee))
+        {
+            Ok(i) => &self.extensions[i].1,
+            Err(_) => &[],
+        }
+    }
+}
+
+/// Two lists in name order, walked side by side: one comparison of names per step, none for
+/// a declaration both share.
+fn by_name<'a, T>(xs: &[(&'a str, &'a T)], ys: &[(&'a str, &'a T)]) -> Vec<Pair<'a, T>> {
+    use std::cmp::Ordering;
+    let mut out = Vec::with_capacity(xs.len().max(ys.len()));
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let order = match (xs.get(i), ys.get(j)) {
+            (Some((_, x)), Some((_, y))) if std::ptr::eq(*x, *y) => Ordering::Equal,
+            (Some((x, _)), Some((y, _))) => x.cmp(y),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => break,
+        };
+        let (old, new) = match order {
+            Ordering::Less => (xs.get(i), None),
+            Ordering::Greater => (None, ys.get(j)),
+            Ordering::Equal => (xs.get(i), ys.get(j)),
+        };
+        i += usize::from(old.is_some());
+        j += usize::from(new.is_some());
+        out.push(Pair {
+            old: old.map(|(_, v)| *v),
+            new: new.map(|(_, v)| *v),
+        });
+    }
+    out
 }
 
 /// Pairs by full name over the repository's own declarations (map entries are compared
 /// through their map fields), then pairs a removed and an added type of the same shape as
 /// one renamed type.
 pub fn pair_whole<'a>(old: &'a Content, new: &'a Content) -> Pairing<'a> {
-    // `V` is the declaration itself or its shared `Arc`.
-    fn by_name<'a, T, V: std::borrow::Borrow<T>>(
-        a: &'a BTreeMap<String, V>,
-        b: &'a BTreeMap<String, V>,
-        keep: impl Fn(&mut dyn FnMut(&str) -> bool, &T) -> bool,
-        ca: &Content,
-        cb: &Content,
-    ) -> Vec<Pair<'a, T>> {
-        // Both maps in name order, walked side by side: one comparison of names per step,
-        // not a set of all names and two look-ups per name.
-        let (mut own_a, mut own_b) = (own_files(ca), own_files(cb));
-        let mut xs = a
-            .iter()
-            .map(|(k, v)| (k, v.borrow()))
-            .filter(|(_, v)| keep(&mut own_a, v))
-            .peekable();
-        let mut ys = b
-            .iter()
-            .map(|(k, v)| (k, v.borrow()))
-            .filter(|(_, v)| keep(&mut own_b, v))
-            .peekable();
-        let mut out = Vec::with_capacity(a.len().max(b.len()));
-        loop {
-            let order = match (xs.peek(), ys.peek()) {
-                // One declaration shared by both: one name, without comparing it.
-                (Some((_, x)), Some((_, y))) if std::ptr::eq(*x, *y) => std::cmp::Ordering::Equal,
-                (Some((x, _)), Some((y, _))) => x.cmp(y),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => break,
-            };
-            let (old, new) = match order {
-                std::cmp::Ordering::Less => (xs.next(), None),
-                std::cmp::Ordering::Greater => (None, ys.next()),
-                std::cmp::Ordering::Equal => (xs.next(), ys.next()),
-            };
-            out.push(Pair {
-                old: old.map(|(_, v)| v),
-                new: new.map(|(_, v)| v),
-            });
+    pair_indexed(&Index::of(old), &Index::of(new))
+}
+
+/// [`pair_whole`] of two schemas listed before.
+pub fn pair_indexed<'a>(a: &Index<'a>, b: &Index<'a>) -> Pairing<'a> {
+    let (old, new) = (a.content, b.content);
+    let files = by_name(&a.files, &b.files);
+    let mut messages = by_name(&a.messages, &b.messages);
+    let mut enums = by_name(&a.enums, &b.enums);
+    let services = by_name(&a.services, &b.services);
+    // Same field numbers and names are necessary for the same shape: a cheap key first, a
+    // hash of them (`same_shape` decides; equal keys have equal hashes).
+    let hash = |items: &mut dyn Iterator<Item = (i64, &str)>| {
+        use std::hash::{BuildHasher, Hash, Hasher};
+        let mut h = foldhash::fast::FixedState::default().build_hasher();
+        for item in items {
+            item.hash(&mut h);
         }
-        out
-    }
-    let files = by_name(&old.files, &new.files, |_, f: &File| !f.external, old, new);
-    let mut messages = by_name(
-        &old.messages,
-        &new.messages,
-        |own, m: &Message| !m.map_entry && own(&m.file),
-        old,
-        new,
-    );
-    let mut enums = by_name(
-        &old.enums,
-        &new.enums,
-        |own, e: &Enum| own(&e.file),
-        old,
-        new,
-    );
-    let services = by_name(
-        &old.services,
-        &new.services,
-        |own, s: &Service| own(&s.file),
-        old,
-        new,
-    );
-    // Same field numbers and names are necessary for the same shape: a cheap key first.
+        h.finish()
+    };
     let renamed = join_renames(
         &mut messages,
         |m| {
-            m.fields
-                .iter()
-                .map(|(n, f)| (*n, f.name.as_str()))
-                .collect::<Vec<_>>()
+            hash(
+                &mut m
+                    .fields
+                    .iter()
+                    .map(|(n, f)| (i64::from(*n), f.name.as_str())),
+            )
         },
         |a, b| same_shape(Types::of(old), &a.full_name, Types::of(new), &b.full_name),
     );
     join_renames(
         &mut enums,
         |e| {
-            e.values
-                .iter()
-                .map(|v| (v.number, v.name.as_str()))
-                .collect::<Vec<_>>()
+            hash(
+                &mut e
+                    .values
+                    .iter()
+                    .map(|v| (i64::from(v.number), v.name.as_str())),
+            )
         },
         |a, b| same_shape(Types::of(old), &a.full_name, Types::of(new), &b.full_name),
     );
     // Extensions of a message paired with another (renamed) pair by number across the two
     // names; the others (extended messages outside the repository, or on one side) by name.
-    let own_ext = |c: &Content, e: &Extension| own_file(c, &e.file);
     let mut extensions = Vec::new();
     let (mut done_old, mut done_new) = (BTreeSet::new(), BTreeSet::new());
-    for (a, b) in renamed {
-        let (x, y) = (a.full_name.as_str(), b.full_name.as_str());
+    for (x, y) in renamed {
+        let (x, y) = (x.full_name.as_str(), y.full_name.as_str());
         if old.extensions.contains_key(x) || new.extensions.contains_key(y) {
-            extensions.extend(pair_extensions(old, Some(x), new, Some(y), own_ext));
+            let (xs, ys) = (a.extensions_of(x), b.extensions_of(y));
+            extensions.extend(pair_extension_lists(xs, ys));
             done_old.insert(x);
             done_new.insert(y);
         }
     }
-    let extendees: BTreeSet<&String> = old.extensions.keys().chain(new.extensions.keys()).collect();
-    for x in extendees {
-        let a = (!done_old.contains(x.as_str())).then_some(x.as_str());
-        let b = (!done_new.contains(x.as_str())).then_some(x.as_str());
-        if a.is_some() || b.is_some() {
-            extensions.extend(pair_extensions(old, a, new, b, own_ext));
+    let (xs, ys) = (&a.extensions, &b.extensions);
+    let (mut i, mut j) = (0, 0);
+    while i < xs.len() || j < ys.len() {
+        use std::cmp::Ordering;
+        let order = match (xs.get(i), ys.get(j)) {
+            (Some((x, _)), Some((y, _))) => x.cmp(y),
+            (Some(_), None) => Ordering::Less,
+            _ => Ordering::Greater,
+        };
+        let (x, y) = match order {
+            Ordering::Less => (xs.get(i), None),
+            Ordering::Greater => (None, ys.get(j)),
+            Ordering::Equal => (xs.get(i), ys.get(j)),
+        };
+        i += usize::from(x.is_some());
+        j += usize::from(y.is_some());
+        let x = x.filter(|(k, _)| !done_old.contains(k));
+        let y = y.filter(|(k, _)| !done_new.contains(k));
+        let (x, y) = (x.map_or(&[][..], |(_, v)| v), y.map_or(&[][..], |(_, v)| v));
+        if !x.is_empty() || !y.is_empty() {
+            extensions.extend(pair_extension_lists(x, y));
         }
     }
     Pairing {
@@ -221,6 +289,15 @@ fn pair_extensions<'a>(
         out
     };
     let (xa, xb) = (side(old, a), side(new, b));
+    pair_extension_lists(&xa, &xb)
+}
+
+/// Two lists of extensions in number order, paired by number; then a removed and an added
+/// one with the same full name as one renumbered extension.
+fn pair_extension_lists<'a>(
+    xa: &[&'a Extension],
+    xb: &[&'a Extension],
+) -> Vec<Pair<'a, Extension>> {
     let mut pairs = Vec::with_capacity(xa.len().max(xb.len()));
     let (mut i, mut j) = (0, 0);
     while i < xa.len() || j < xb.len() {

@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 use foldhash::{HashMap, HashMapExt};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::diff::{Pairing, pair_from_root, pair_whole};
+use crate::diff::{Index, Pairing, pair_from_root, pair_indexed};
 use crate::load::Loaded;
 use crate::rules::units::{Unit, UnitKey, units};
 use crate::rules::{Finding, RuleId, Verdict};
@@ -45,6 +45,9 @@ struct Item {
     verdict: Verdict,
     /// Empty when no file failed anywhere (nothing is then located).
     element: Box<str>,
+    /// The element's number among the names of [`Units`], and its parent's.
+    name: u32,
+    parent: Option<u32>,
     old: bool,
     new: bool,
     /// A rule on a file, whose element is the file itself.
@@ -103,7 +106,7 @@ enum Place {
 /// Per version, where the elements documented in a file that failed in some version are
 /// located (the file of [`crate::rules::located`]'s doc): a change is not judged only when
 /// located in such a file.
-type Located<'p> = HashMap<&'p str, Place>;
+type Located = HashMap<u32, Place>;
 
 /// A set of failing files, by number.
 type Files = Vec<u64>;
@@ -115,7 +118,12 @@ pub(super) struct Units<'p> {
     failing: Vec<&'p str>,
     /// Per version, the failing files that failed in it.
     failed_in: Vec<Files>,
-    located: Vec<OnceLock<Located<'p>>>,
+    located: Vec<OnceLock<Located>>,
+    /// The elements located, numbered (a number hashes and compares at once, where a name
+    /// is read whole).
+    names: Mutex<HashMap<Box<str>, u32>>,
+    /// Per version, its declarations listed for pairing.
+    index: Vec<OnceLock<Index<'p>>>,
 }
 
 impl<'p> Units<'p> {
@@ -143,6 +151,8 @@ impl<'p> Units<'p> {
             failing,
             failed_in,
             located: versions.iter().map(|_| OnceLock::new()).collect(),
+            names: Mutex::new(HashMap::new()),
+            index: versions.iter().map(|_| OnceLock::new()).collect(),
         }
     }
 
@@ -154,7 +164,10 @@ impl<'p> Units<'p> {
             return s;
         }
         let pairing = match scope {
-            Scope::Whole => pair_whole(&a.content, &b.content),
+            Scope::Whole => match (self.index(old), self.index(new)) {
+                (Some(x), Some(y)) => pair_indexed(x, y),
+                _ => crate::diff::pair_whole(&a.content, &b.content),
+            },
             Scope::Root(r) => {
                 if !scope.present_in(&a.content) && !scope.present_in(&b.content) {
                     return s;
@@ -189,6 +202,16 @@ impl<'p> Units<'p> {
         s
     }
 
+    /// The declarations of `side`'s version, listed once.
+    fn index(&self, side: &Side<'p>) -> Option<&Index<'p>> {
+        let schema: &'p Schema = side.schema;
+        Some(
+            self.index
+                .get(side.id())?
+                .get_or_init(|| Index::of(&schema.content)),
+        )
+    }
+
     /// The unit's findings: kept ones, or judged now (and kept, with what they read beyond
     /// the unit's declarations).
     fn kept(&self, unit: Unit<'_>, pairing: &Pairing<'_>) -> Arc<Kept> {
@@ -201,7 +224,7 @@ impl<'p> Units<'p> {
             return v.kept.clone();
         }
         let (found, reads) = unit.findings_read(pairing);
-        let kept = Arc::new(Kept::of(found, !self.failing.is_empty()));
+        let kept = Arc::new(self.keep(found));
         if let Some((k, m)) = shard
             && let Some(reads) = Variant::reads(reads, pairing)
         {
@@ -223,35 +246,35 @@ impl<'p> Units<'p> {
         let holds = |i: usize| failed.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0);
         let file = || self.failing.binary_search(&&*item.element).ok();
         (item.file_rule && file().is_some_and(holds))
-            || (item.old && self.located(old, &item.element).is_some_and(holds))
-            || (item.new && self.located(new, &item.element).is_some_and(holds))
+            || (item.old && self.located(old, item).is_some_and(holds))
+            || (item.new && self.located(new, item).is_some_and(holds))
     }
 
-    /// The number of the failing file `element` is located in on `side`; None for any other
+    /// The number of the failing file `item` is located in on `side`; None for any other
     /// file, or none. As `rules::located`: the element's doc, else its parent's.
-    fn located(&self, side: &Side<'p>, element: &str) -> Option<usize> {
+    fn located(&self, side: &Side<'p>, item: &Item) -> Option<usize> {
         let schema: &'p Schema = side.schema;
         let at = self
             .located
             .get(side.id())?
             .get_or_init(|| self.table(schema));
-        let parent = || match at.get(element.rsplit_once('.')?.0)? {
+        let parent = || match at.get(&item.parent?)? {
             Place::Failing(i) => Some(*i as usize),
             Place::Elsewhere | Place::Unfound => None,
         };
-        match at.get(element) {
+        match at.get(&item.name) {
             Some(Place::Failing(i)) => Some(*i as usize),
             Some(Place::Elsewhere) => None,
             Some(Place::Unfound) => parent(),
             // Its doc, if any, is in a file that never failed: its parent's counts only when
             // it has none.
-            None => parent().filter(|_| schema.doc(element).is_none()),
+            None => parent().filter(|_| schema.doc(&item.element).is_none()),
         }
     }
 
     /// [`Located`] for one schema.
-    fn table(&self, schema: &'p Schema) -> Located<'p> {
-        let mut at = HashMap::new();
+    fn table(&self, schema: &'p Schema) -> Located {
+        let mut places = Vec::new();
         for f in &self.failing {
             for e in schema.docs.get(*f).into_iter().flat_map(|d| d.keys()) {
                 let place = match schema.doc(e) {
@@ -261,23 +284,37 @@ impl<'p> Units<'p> {
                         Err(_) => Place::Elsewhere,
                     },
                 };
-                at.insert(e.as_str(), place);
+                places.push((e.as_str(), place));
             }
         }
-        at
+        let mut names = lock(&self.names);
+        places
+            .into_iter()
+            .map(|(e, place)| (number(&mut names, e), place))
+            .collect()
     }
-}
 
-impl Kept {
-    fn of(found: Vec<Finding>, located: bool) -> Kept {
+    /// A unit's findings, as a summary counts them.
+    fn keep(&self, found: Vec<Finding>) -> Kept {
+        let located = !self.failing.is_empty();
+        let mut names = located.then(|| lock(&self.names));
         let mut sum = PairSummary::default();
         let items = found
             .into_iter()
             .map(|f| {
                 sum.add(&f.verdict, true);
+                let (name, parent) = match &mut names {
+                    Some(names) => (
+                        number(names, &f.element),
+                        f.element.rsplit_once('.').map(|(p, _)| number(names, p)),
+                    ),
+                    None => (0, None),
+                };
                 Item {
                     verdict: f.verdict,
                     element: if located { f.element.into() } else { "".into() },
+                    name,
+                    parent,
                     old: f.old.is_some(),
                     new: f.new.is_some(),
                     file_rule: matches!(
@@ -289,6 +326,16 @@ impl Kept {
             .collect();
         Kept { items, sum }
     }
+}
+
+/// The number of `name` in `names`, given it the first time.
+fn number(names: &mut HashMap<Box<str>, u32>, name: &str) -> u32 {
+    if let Some(n) = names.get(name) {
+        return *n;
+    }
+    let n = names.len() as u32;
+    names.insert(name.into(), n);
+    n
 }
 
 fn shard_of(k: &UnitKey) -> usize {

@@ -106,18 +106,25 @@ pub fn analyze_with(cmp: &Comparer<'_>, settings: &Settings) -> Result<Analysis,
         .iter()
         .filter_map(|v| previous[v.id.index()].map(|p| (p, v.id)))
         .collect();
-    let mut adjacent_changes = cmp.changes_many(&adjacent).into_iter();
+    // The hazards (a walk of the history on one thread) beside the adjacent pairs.
+    let (adjacent_changes, hazards) = rayon::join(
+        || cmp.changes_many(&adjacent),
+        || {
+            let mut hazards = hazards::find(versions, cmp.scope());
+            hazards.par_iter_mut().for_each(|h| {
+                h.ignored = settings.ignores.hazard(
+                    h.kind.id(),
+                    &h.element,
+                    &versions[h.at.index()].compiled.schema,
+                );
+            });
+            hazards
+        },
+    );
+    let mut adjacent_changes = adjacent_changes.into_iter();
     let mut changes_of: Vec<Option<Arc<Vec<Change>>>> = vec![None; versions.len()];
     for &(_, id) in &adjacent {
         changes_of[id.index()] = adjacent_changes.next().flatten();
-    }
-    let mut hazards = hazards::find(versions, cmp.scope());
-    for h in &mut hazards {
-        h.ignored = settings.ignores.hazard(
-            h.kind.id(),
-            &h.element,
-            &versions[h.at.index()].compiled.schema,
-        );
     }
     // Each version's report on its own thread; `collect` keeps history order.
     let mut reports: Vec<VersionReport> = versions

@@ -1,9 +1,11 @@
 //! The rules unit by unit: a unit is one pair of declarations that `diff` paired (two files,
 //! two messages with their fields, two enums, two services, two extensions), judged by all
 //! the rules of its kind. Every finding belongs to exactly one unit, so that a pair of
-//! schemas is the sum of its units; and a unit whose rules read nothing beyond its two
-//! declarations (see [`Across`](super::across)) finds the same wherever those two meet,
-//! which lets a caller judging many pairs of schemas keep its findings (`judge`'s summaries).
+//! schemas is the sum of its units. A unit's rules read the two schemas beyond its own
+//! declarations only by full name, through [`Types`](crate::schema::model::reads::Types),
+//! which records each look-up ([`Unit::findings_read`]): wherever the same two declarations
+//! meet and those names find the same declarations, the unit finds the same. A caller judging
+//! many pairs of schemas keeps units on that ground (`judge::units`).
 
 use crate::diff::{Pair, Pairing};
 use crate::schema::model::{Enum, Extension, File, Message, Service};
