@@ -30,6 +30,11 @@ pub const DIR_VAR: &str = "PROTOLAPSE_CACHE_DIR";
 pub const MAX_VAR: &str = "PROTOLAPSE_CACHE_MAX_BYTES";
 /// The folder under the store's root that holds the entries (the only one `clear` removes).
 const ENTRIES: &str = "entries";
+/// The size of the entries as last counted, and the writing runs since: a run that wrote
+/// adds its bytes, and lists the folder only when that passes the cap (or every
+/// [`RECOUNT_EVERY`] writing runs, in case concurrent runs lost an addition).
+const USAGE: &str = "usage";
+const RECOUNT_EVERY: u64 = 64;
 /// An entry used within this long is not touched again (one write less per hit).
 const TOUCH_AFTER: Duration = Duration::from_secs(3600);
 
@@ -41,6 +46,8 @@ pub struct Store {
     /// Set after a write failed: the rest of the run goes uncached.
     broken: AtomicBool,
     pub(crate) wrote: AtomicBool,
+    /// Of `counters.written_bytes`, what a settle has already counted.
+    settled_bytes: AtomicU64,
     pub counters: Counters,
 }
 
@@ -169,6 +176,7 @@ impl Store {
             max_bytes,
             broken: AtomicBool::new(false),
             wrote: AtomicBool::new(false),
+            settled_bytes: AtomicU64::new(0),
             counters: Counters::default(),
         })
     }
@@ -268,6 +276,7 @@ impl Store {
     /// Removes every entry; returns what was removed.
     pub fn clear(&self) -> std::io::Result<Usage> {
         let usage = self.usage();
+        let _ = std::fs::remove_file(self.root.join(USAGE));
         match std::fs::remove_dir_all(self.root.join(ENTRIES)) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
             _ => Ok(usage),
@@ -275,19 +284,55 @@ impl Store {
     }
 
     /// What a writer calls when it is done: when this run wrote entries, the store is
-    /// brought back under its cap.
+    /// brought back under its cap. The folder is listed only when the size last counted plus
+    /// what was written since passes the cap (a cache of thousands of entries took a
+    /// directory listing and a `stat` per entry after every run that wrote one).
     pub fn settle(&self) {
-        if self.wrote.load(Ordering::Relaxed) {
-            self.evict();
+        if !self.wrote.load(Ordering::Relaxed) {
+            return;
+        }
+        let written = self.counters.written_bytes.load(Ordering::Relaxed);
+        let new = written.saturating_sub(self.settled_bytes.swap(written, Ordering::Relaxed));
+        match self.counted() {
+            Some((bytes, runs))
+                if bytes.saturating_add(new) <= self.max_bytes && runs < RECOUNT_EVERY =>
+            {
+                self.count(bytes.saturating_add(new), runs + 1);
+            }
+            _ => self.evict(),
+        }
+    }
+
+    /// The size last counted and the writing runs since, if known.
+    fn counted(&self) -> Option<(u64, u64)> {
+        let text = std::fs::read_to_string(self.root.join(USAGE)).ok()?;
+        let mut words = text.split_whitespace().map(|w| w.parse::<u64>().ok());
+        Some((words.next()??, words.next()??))
+    }
+
+    /// Records the size of the entries (a temporary file renamed into place).
+    fn count(&self, bytes: u64, runs: u64) {
+        let written = (|| -> std::io::Result<()> {
+            let mut tmp = tempfile::Builder::new()
+                .prefix(".tmp")
+                .tempfile_in(&self.root)?;
+            std::io::Write::write_all(&mut tmp, format!("{bytes} {runs}\n").as_bytes())?;
+            tmp.persist(self.root.join(USAGE)).map_err(|e| e.error)?;
+            Ok(())
+        })();
+        if written.is_err() {
+            let _ = std::fs::remove_file(self.root.join(USAGE));
         }
     }
 
     /// When over the cap, removes the least recently used entries until it is not (a
-    /// temporary file older than an hour, left by a run that was killed, goes first).
+    /// temporary file older than an hour, left by a run that was killed, goes first); then
+    /// records the size.
     pub fn evict(&self) {
         let mut files = self.files();
         let mut total: u64 = files.iter().map(|(_, n, _)| n).sum();
         if total <= self.max_bytes {
+            self.count(total, 0);
             return;
         }
         files.sort_by_key(|(_, _, used)| *used);
@@ -300,6 +345,7 @@ impl Store {
                 self.counters.evicted.fetch_add(1, Ordering::Relaxed);
             }
         }
+        self.count(total, 0);
     }
 }
 
@@ -320,5 +366,44 @@ fn touch(path: &Path, modified: Option<SystemTime>) {
     let stale = modified.is_some_and(|t| now.duration_since(t).is_ok_and(|d| d > TOUCH_AFTER));
     if stale && let Ok(file) = std::fs::File::options().append(true).open(path) {
         let _ = file.set_modified(now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run that wrote adds its bytes to the size last counted; the folder is listed (and
+    /// the count made exact) when that passes the cap, so a count that lost an addition is
+    /// corrected, and nothing is evicted that fits.
+    #[test]
+    fn settling_adds_what_was_written_and_lists_the_folder_past_the_cap() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), 10_000).unwrap();
+        store.put(Kind::Part, &[1; 32], &[0; 1000]);
+        store.settle();
+        assert_eq!(
+            store.counted(),
+            Some((store.usage().bytes, 0)),
+            "listed once"
+        );
+        store.put(Kind::Part, &[2; 32], &[0; 1000]);
+        store.settle();
+        assert_eq!(store.counted(), Some((store.usage().bytes, 1)), "added");
+        // A count too high for what the folder holds: the next run passes the cap with it,
+        // lists the folder, counts exactly and evicts nothing.
+        std::fs::write(dir.path().join(USAGE), "9500 1\n").unwrap();
+        store.put(Kind::Part, &[3; 32], &[0; 1000]);
+        store.settle();
+        assert_eq!(store.counted(), Some((store.usage().bytes, 0)));
+        assert_eq!(store.usage().entries, 3);
+        // Past the cap for real: the oldest entries go until it fits.
+        for k in 4..12u8 {
+            store.put(Kind::Part, &[k; 32], &[0; 1000]);
+        }
+        store.settle();
+        let usage = store.usage();
+        assert!(usage.bytes <= 10_000 && usage.entries < 11, "{usage:?}");
+        assert_eq!(store.counted(), Some((usage.bytes, 0)));
     }
 }
