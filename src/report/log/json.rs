@@ -151,6 +151,34 @@ pub fn root_fingerprint(v: &Loaded, scope: &Scope) -> Option<String> {
     Some(fingerprint::of_types(content, g.names()))
 }
 
+/// [`root_fingerprint`] of every version, once per compiled schema (versions with one file
+/// set share it), on every core.
+fn root_fingerprints(project: &Project, scope: &Scope) -> Vec<Option<String>> {
+    use rayon::prelude::*;
+    use std::collections::HashMap;
+    if scope.root().is_none() {
+        return vec![None; project.versions.len()];
+    }
+    let address = |v: &Loaded| {
+        let schema = std::sync::Arc::as_ptr(&v.compiled.schema) as usize;
+        (schema, v.schema().is_some())
+    };
+    let mut first: HashMap<(usize, bool), &Loaded> = HashMap::new();
+    for v in &project.versions {
+        first.entry(address(v)).or_insert(v);
+    }
+    let distinct: Vec<((usize, bool), &Loaded)> = first.into_iter().collect();
+    let of: HashMap<(usize, bool), Option<String>> = distinct
+        .par_iter()
+        .map(|&(a, v)| (a, root_fingerprint(v, scope)))
+        .collect();
+    project
+        .versions
+        .iter()
+        .map(|v| of.get(&address(v)).cloned().flatten())
+        .collect()
+}
+
 fn name_of(project: &Project, id: Option<VersionId>) -> Option<&str> {
     project.get(id?).map(Loaded::name)
 }
@@ -161,11 +189,13 @@ pub fn to_json<'a>(
     policy: Option<PolicyJson<'a>>,
 ) -> LogJson<'a> {
     let root = analysis.scope.root();
+    let roots = root_fingerprints(project, &analysis.scope);
     let versions = project
         .versions
         .iter()
         .zip(&analysis.versions)
-        .map(|(v, r)| {
+        .zip(roots)
+        .map(|((v, r), root_fingerprint)| {
             let schema = &v.compiled.schema;
             VersionJson {
                 name: &v.version.name,
@@ -190,7 +220,7 @@ pub fn to_json<'a>(
                     .count(),
                 services: schema.content.services.len(),
                 fingerprint: v.fingerprint(),
-                root_fingerprint: root_fingerprint(v, &analysis.scope),
+                root_fingerprint,
                 unchanged_since: name_of(project, v.unchanged_since),
                 same_as: name_of(project, v.same_as),
                 kind: v.version.kind,
