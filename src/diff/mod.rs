@@ -82,30 +82,20 @@ impl<'a> Index<'a> {
                 own
             }
         };
-        let files = c
-            .files
-            .iter()
-            .filter(|(_, f)| !f.external)
-            .map(|(k, f)| (k.as_str(), f))
-            .collect();
-        let messages = c
-            .messages
-            .iter()
-            .filter(|(_, m)| !m.map_entry && own(&m.file))
-            .map(|(k, m)| (k.as_str(), &**m))
-            .collect();
-        let enums = c
-            .enums
-            .iter()
-            .filter(|(_, e)| own(&e.file))
-            .map(|(k, e)| (k.as_str(), &**e))
-            .collect();
-        let services = c
-            .services
-            .iter()
-            .filter(|(_, s)| own(&s.file))
-            .map(|(k, s)| (k.as_str(), &**s))
-            .collect();
+        /// The declarations of `map` that `keep` accepts, in name order.
+        fn listed<'a, T, V: std::borrow::Borrow<T>>(
+            map: &'a BTreeMap<String, V>,
+            mut keep: impl FnMut(&'a T) -> bool,
+        ) -> Vec<(&'a str, &'a T)> {
+            map.iter()
+                .map(|(k, v)| (k.as_str(), v.borrow()))
+                .filter(|(_, v)| keep(v))
+                .collect()
+        }
+        let files = listed(&c.files, |f: &'a File| !f.external);
+        let messages = listed(&c.messages, |m: &'a Message| !m.map_entry && own(&m.file));
+        let enums = listed(&c.enums, |e: &'a Enum| own(&e.file));
+        let services = listed(&c.services, |s: &'a Service| own(&s.file));
         let extensions = c
             .extensions
             .iter()
@@ -138,15 +128,20 @@ impl<'a> Index<'a> {
     }
 }
 
-/// Two lists in name order, walked side by side: one comparison of names per step, none for
-/// a declaration both share.
-fn by_name<'a, T>(xs: &[(&'a str, &'a T)], ys: &[(&'a str, &'a T)]) -> Vec<Pair<'a, T>> {
+/// Two lists in name order, walked side by side: `each` gets each name's entries (one side
+/// or both), with one comparison of names per step and none where `same` says both sides
+/// hold one entry.
+fn merge<'s, 'n, V>(
+    xs: &'s [(&'n str, V)],
+    ys: &'s [(&'n str, V)],
+    same: impl Fn(&V, &V) -> bool,
+    mut each: impl FnMut(Option<&'s (&'n str, V)>, Option<&'s (&'n str, V)>),
+) {
     use std::cmp::Ordering;
-    let mut out = Vec::with_capacity(xs.len().max(ys.len()));
     let (mut i, mut j) = (0, 0);
     loop {
         let order = match (xs.get(i), ys.get(j)) {
-            (Some((_, x)), Some((_, y))) if std::ptr::eq(*x, *y) => Ordering::Equal,
+            (Some((_, x)), Some((_, y))) if same(x, y) => Ordering::Equal,
             (Some((x, _)), Some((y, _))) => x.cmp(y),
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
@@ -159,11 +154,20 @@ fn by_name<'a, T>(xs: &[(&'a str, &'a T)], ys: &[(&'a str, &'a T)]) -> Vec<Pair<
         };
         i += usize::from(old.is_some());
         j += usize::from(new.is_some());
+        each(old, new);
+    }
+}
+
+/// Declarations paired by name ([`merge`]; a declaration both share is one name).
+fn by_name<'a, T>(xs: &[(&'a str, &'a T)], ys: &[(&'a str, &'a T)]) -> Vec<Pair<'a, T>> {
+    let mut out = Vec::with_capacity(xs.len().max(ys.len()));
+    let same = |x: &&T, y: &&T| std::ptr::eq(*x, *y);
+    merge(xs, ys, same, |old, new| {
         out.push(Pair {
             old: old.map(|(_, v)| *v),
             new: new.map(|(_, v)| *v),
         });
-    }
+    });
     out
 }
 
@@ -228,29 +232,20 @@ pub fn pair_indexed<'a>(a: &Index<'a>, b: &Index<'a>) -> Pairing<'a> {
             done_new.insert(y);
         }
     }
-    let (xs, ys) = (&a.extensions, &b.extensions);
-    let (mut i, mut j) = (0, 0);
-    while i < xs.len() || j < ys.len() {
-        use std::cmp::Ordering;
-        let order = match (xs.get(i), ys.get(j)) {
-            (Some((x, _)), Some((y, _))) => x.cmp(y),
-            (Some(_), None) => Ordering::Less,
-            _ => Ordering::Greater,
-        };
-        let (x, y) = match order {
-            Ordering::Less => (xs.get(i), None),
-            Ordering::Greater => (None, ys.get(j)),
-            Ordering::Equal => (xs.get(i), ys.get(j)),
-        };
-        i += usize::from(x.is_some());
-        j += usize::from(y.is_some());
-        let x = x.filter(|(k, _)| !done_old.contains(k));
-        let y = y.filter(|(k, _)| !done_new.contains(k));
-        let (x, y) = (x.map_or(&[][..], |(_, v)| v), y.map_or(&[][..], |(_, v)| v));
-        if !x.is_empty() || !y.is_empty() {
-            extensions.extend(pair_extension_lists(x, y));
-        }
-    }
+    // The other extendees by name (the lists are each version's own: never one).
+    merge(
+        &a.extensions,
+        &b.extensions,
+        |_, _| false,
+        |x, y| {
+            let x = x.filter(|(k, _)| !done_old.contains(k));
+            let y = y.filter(|(k, _)| !done_new.contains(k));
+            let (x, y) = (x.map_or(&[][..], |(_, v)| v), y.map_or(&[][..], |(_, v)| v));
+            if !x.is_empty() || !y.is_empty() {
+                extensions.extend(pair_extension_lists(x, y));
+            }
+        },
+    );
     Pairing {
         old,
         new,

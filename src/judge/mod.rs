@@ -156,14 +156,17 @@ pub fn change_files(c: &Change) -> Vec<&str> {
         .into_iter()
         .flatten()
         .filter_map(|l| l.rsplit_once(':').map(|(f, _)| f))
-        .chain(
-            matches!(
-                c.rule,
-                RuleId::FILE_ADDED | RuleId::FILE_REMOVED | RuleId::FILE_OPTION_CHANGED
-            )
-            .then_some(c.element.as_str()),
-        )
+        .chain(names_its_file(c.rule).then_some(c.element.as_str()))
         .collect()
+}
+
+/// Whether a change of `rule` is on a file, its element the file's name (which then counts
+/// among the files it is located in).
+fn names_its_file(rule: RuleId) -> bool {
+    matches!(
+        rule,
+        RuleId::FILE_ADDED | RuleId::FILE_REMOVED | RuleId::FILE_OPTION_CHANGED
+    )
 }
 
 /// `rules::check` in the given scope, in the given detail; a root that neither

@@ -1,18 +1,18 @@
 //! [`Units`]: the summaries of many pairs of schemas, added up unit by unit (see
 //! `rules::units`), each unit's findings kept by the addresses of its two declarations.
 //!
-//! Versions share every message, enum and service that did not change, so the hundreds of
-//! pairs a transitive policy judges are made of far fewer pairs of declarations: a
-//! declaration with four variants over a history meets its other variants in at most
-//! sixteen units, whichever two versions hold them. A unit whose rules read nothing beyond
-//! its two declarations finds the same wherever they meet, and is judged once; the others
-//! (a retyped field, a renamed message) are judged in every pair, as before.
+//! Versions share every declaration that did not change, so the hundreds of pairs a
+//! transitive policy judges are made of far fewer pairs of declarations: a declaration with
+//! four variants over a history meets its other variants in at most sixteen units, whichever
+//! two versions hold them. A unit finds the same wherever its two declarations meet and the
+//! names its rules looked up (a retyped field's types, a renamed message's shape) find the
+//! same declarations: it is judged once per such context, at most [`VARIANTS`] of them.
 //!
 //! This is the summary [`super::judge`] would give, without locating, sorting or writing
 //! the changes out, for a comparer with no ignores and sides without inline directives (the
 //! caller keeps the full path for those): a change counts unless it is located in a file that
 //! failed to compile on either side, or the root's own file did not compile on one side.
-//! Tests compare the two over real histories (`tests/it/transitive.rs`).
+//! Tests compare the two over real histories (`tests/it/summaries.rs`).
 
 use std::collections::BTreeSet;
 
@@ -22,12 +22,12 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::diff::{Index, Pairing, pair_from_root, pair_indexed};
 use crate::load::Loaded;
 use crate::rules::units::{Unit, UnitKey, units};
-use crate::rules::{Finding, RuleId, Verdict};
+use crate::rules::{Finding, Verdict};
 use crate::schema::Schema;
 use crate::schema::model::reads::{Read, Types};
 
 use super::comparer::PairSummary;
-use super::{Scope, Side, root_failed};
+use super::{Scope, Side, names_its_file, root_failed};
 
 /// Locks over the kept units, apart so that the threads judging pairs seldom wait.
 const SHARDS: usize = 16;
@@ -317,10 +317,7 @@ impl<'p> Units<'p> {
                     parent,
                     old: f.old.is_some(),
                     new: f.new.is_some(),
-                    file_rule: matches!(
-                        f.rule,
-                        RuleId::FILE_ADDED | RuleId::FILE_REMOVED | RuleId::FILE_OPTION_CHANGED
-                    ),
+                    file_rule: names_its_file(f.rule),
                 }
             })
             .collect();

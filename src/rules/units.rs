@@ -40,8 +40,15 @@ fn address<T>(x: Option<&T>) -> usize {
     x.map_or(0, |x| std::ptr::from_ref(x) as usize)
 }
 
-fn shared<T>(pair: &Pair<'_, T>) -> bool {
-    matches!((pair.old, pair.new), (Some(a), Some(b)) if std::ptr::eq(a, b))
+/// The pairs of `pairs` that are not one declaration shared by both sides, as units.
+fn differing<'a, T>(
+    pairs: &[Pair<'a, T>],
+    unit: fn(Pair<'a, T>) -> Unit<'a>,
+) -> impl Iterator<Item = Unit<'a>> {
+    pairs
+        .iter()
+        .filter(|x| !matches!((x.old, x.new), (Some(a), Some(b)) if std::ptr::eq(a, b)))
+        .map(move |x| unit(*x))
 }
 
 /// The units of a pairing in which something may differ (a declaration both sides share
@@ -53,31 +60,11 @@ pub fn units<'a>(p: &Pairing<'a>) -> impl Iterator<Item = Unit<'a>> {
         .iter()
         .filter(|x| !matches!((x.old, x.new), (Some(a), Some(b)) if a == b))
         .map(|x| Unit::File(*x));
-    let messages = p
-        .messages
-        .iter()
-        .filter(|x| !shared(x))
-        .map(|x| Unit::Message(*x));
-    let enums = p
-        .enums
-        .iter()
-        .filter(|x| !shared(x))
-        .map(|x| Unit::Enum(*x));
-    let services = p
-        .services
-        .iter()
-        .filter(|x| !shared(x))
-        .map(|x| Unit::Service(*x));
-    let extensions = p
-        .extensions
-        .iter()
-        .filter(|x| !shared(x))
-        .map(|x| Unit::Extension(*x));
     files
-        .chain(messages)
-        .chain(enums)
-        .chain(services)
-        .chain(extensions)
+        .chain(differing(&p.messages, Unit::Message))
+        .chain(differing(&p.enums, Unit::Enum))
+        .chain(differing(&p.services, Unit::Service))
+        .chain(differing(&p.extensions, Unit::Extension))
 }
 
 impl Unit<'_> {
