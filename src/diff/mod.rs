@@ -12,16 +12,19 @@
 //!
 //! May import: `schema`.
 
+mod from_root;
 pub mod members;
 mod structural;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 
-use crate::schema::graph::{Edge, Via, out_edges};
 use crate::schema::model::reads::Types;
 use crate::schema::model::{Content, Enum, Extension, File, Message, Service};
 
+pub use from_root::pair_from_root;
 pub use structural::same_shape;
+
+use from_root::{node, push_nodes};
 
 /// Two sides of one declaration; at least one is present.
 #[derive(Debug)]
@@ -365,161 +368,6 @@ fn join_renames<'a, T, K: Ord>(
     joined
 }
 
-/// Pairs what is reached from `root` in both versions (see the module docs). The root must
-/// be a message or service full name in at least one version.
-pub fn pair_from_root<'a>(old: &'a Content, new: &'a Content, root: &str) -> Pairing<'a> {
-    let mut p = Pairing {
-        old,
-        new,
-        root: Some(root.to_string()),
-        files: Vec::new(),
-        messages: Vec::new(),
-        enums: Vec::new(),
-        services: Vec::new(),
-        extensions: Vec::new(),
-    };
-    let mut seen_pairs = BTreeSet::new();
-    let mut reached_old = BTreeSet::new();
-    let mut reached_new = BTreeSet::new();
-    let mut queue = VecDeque::new();
-    queue.push_back((Some(root.to_string()), Some(root.to_string())));
-    // Types hanging off a field that exists on one side only.
-    let mut one_sided_old = Vec::new();
-    let mut one_sided_new = Vec::new();
-    // Extension pairs pushed, by (old, new) full name: a message reached through two paths
-    // (paired with two types) must not report its extensions twice.
-    let mut seen_extensions = BTreeSet::new();
-    while let Some((a, b)) = queue.pop_front() {
-        let a = a.filter(|n| exists(old, n));
-        let b = b.filter(|n| exists(new, n));
-        if a.is_none() && b.is_none() || !seen_pairs.insert((a.clone(), b.clone())) {
-            continue;
-        }
-        reached_old.extend(a.clone());
-        reached_new.extend(b.clone());
-        push_pair(&mut p, a.as_deref(), b.as_deref());
-        p.extensions.extend(
-            pair_extensions(old, a.as_deref(), new, b.as_deref(), |_, _| true)
-                .into_iter()
-                .filter(|x| seen_extensions.insert(ext_key(x))),
-        );
-        let ea = a.as_deref().map(|n| out_edges(old, n)).unwrap_or_default();
-        let eb = b.as_deref().map(|n| out_edges(new, n)).unwrap_or_default();
-        // Edges by key (the first of a key on each side): a scan per edge was quadratic in
-        // the fields of a message.
-        let (ka, kb) = (keys(&ea), keys(&eb));
-        for e in &ea {
-            match kb.get(&e.pair_key()) {
-                Some(f) => queue.push_back((Some(e.to.clone()), Some(f.to.clone()))),
-                None => one_sided_old.push(e.to.clone()),
-            }
-        }
-        for f in &eb {
-            if !ka.contains_key(&f.pair_key()) {
-                one_sided_new.push(f.to.clone());
-            }
-        }
-    }
-    // Types reached on one side only: added or removed, with what they reach in turn.
-    for (content, start, reached, is_old) in [
-        (old, one_sided_old, &reached_old, true),
-        (new, one_sided_new, &reached_new, false),
-    ] {
-        let mut stack = start;
-        let mut seen = reached.clone();
-        while let Some(n) = stack.pop() {
-            if !exists(content, &n) || !seen.insert(n.clone()) {
-                continue;
-            }
-            let (a, b) = if is_old {
-                (Some(n.as_str()), None)
-            } else {
-                (None, Some(n.as_str()))
-            };
-            push_pair(&mut p, a, b);
-            p.extensions.extend(
-                pair_extensions(old, a, new, b, |_, _| true)
-                    .into_iter()
-                    .filter(|x| seen_extensions.insert(ext_key(x))),
-            );
-            stack.extend(out_edges(content, &n).into_iter().map(|e| e.to));
-        }
-    }
-    p
-}
-
-fn exists(c: &Content, name: &str) -> bool {
-    c.messages.contains_key(name) || c.enums.contains_key(name) || c.services.contains_key(name)
-}
-
-fn push_pair<'a>(p: &mut Pairing<'a>, a: Option<&str>, b: Option<&str>) {
-    let (old, new) = (p.old, p.new);
-    let m = Pair {
-        old: a.and_then(|n| old.message(n)),
-        new: b.and_then(|n| new.message(n)),
-    };
-    if m.old.is_some() || m.new.is_some() {
-        // A map entry is compared through its field; but a message changed into or out of
-        // a map entry is still a type pair.
-        if !(m.old.is_some_and(|x| x.map_entry) && m.new.is_some_and(|x| x.map_entry)) {
-            p.messages.push(m);
-        }
-        return;
-    }
-    let e = Pair {
-        old: a.and_then(|n| old.enum_(n)),
-        new: b.and_then(|n| new.enum_(n)),
-    };
-    if e.old.is_some() || e.new.is_some() {
-        p.enums.push(e);
-        return;
-    }
-    let s = Pair {
-        old: a.and_then(|n| old.service(n)),
-        new: b.and_then(|n| new.service(n)),
-    };
-    if s.old.is_some() || s.new.is_some() {
-        p.services.push(s);
-    }
-}
-
-/// The full names of a pair of extensions, for de-duplication.
-fn ext_key(x: &Pair<'_, Extension>) -> (Option<String>, Option<String>) {
-    (
-        x.old.map(|e| e.full_name.clone()),
-        x.new.map(|e| e.full_name.clone()),
-    )
-}
-
-/// Edges by their pairing key, the first of each key kept.
-fn keys(edges: &[Edge]) -> HashMap<EdgeKey<'_>, &Edge> {
-    let mut m = HashMap::new();
-    for x in edges {
-        m.entry(x.pair_key()).or_insert(x);
-    }
-    m
-}
-
-/// What pairs two edges of the two versions.
-#[derive(PartialEq, Eq, Hash)]
-enum EdgeKey<'a> {
-    Field(u32),
-    Extension(u32),
-    Rpc(&'a str, Via),
-}
-
-impl crate::schema::graph::Edge {
-    /// Fields pair by number, extensions by number (apart from fields), RPC edges by method
-    /// name and direction.
-    fn pair_key(&self) -> EdgeKey<'_> {
-        match (self.number, self.via) {
-            (Some(n), Via::Extension) => EdgeKey::Extension(n),
-            (Some(n), _) => EdgeKey::Field(n),
-            (None, via) => EdgeKey::Rpc(self.label.as_str(), via),
-        }
-    }
-}
-
 /// Pairs one message, enum or service by full name (no renames, nothing it reaches), and the
 /// extensions of that message: the pairing of a single declaration's own changes, for its
 /// lifecycle.
@@ -534,7 +382,7 @@ pub fn pair_one<'a>(old: &'a Content, new: &'a Content, name: &str) -> Pairing<'
         services: Vec::new(),
         extensions: Vec::new(),
     };
-    push_pair(&mut p, Some(name), Some(name));
+    push_nodes(&mut p, node(old, name), node(new, name));
     p.extensions = pair_extensions(old, Some(name), new, Some(name), |_, _| true);
     p
 }
