@@ -6,6 +6,8 @@
 //! The UI reads only [`Facts`] and [`PolicyMatrix`]; [`analyze`] and [`policy_matrix`] fill
 //! them (in a worker).
 
+use rayon::prelude::*;
+
 use crate::judge::Scope;
 use crate::load::{Project, VersionId, lineage};
 use crate::policy::{self, Policy, SemverVerdict, Settings};
@@ -183,15 +185,23 @@ pub fn policy_matrix_with(
     // The policies' first violations are mostly against one pair per version: compared once.
     let cmp = policy::comparer(project, settings);
     let previous = lineage::previous_of_each(&project.versions);
-    let pairs = policy::registry::pairs_of_all(&project.versions, &policies, &previous);
-    if !cmp.prefetch_with(&pairs, progress) {
+    let earlier = policy::registry::earlier_of_each(&project.versions);
+    let pairs = policy::registry::pairs_of_all(&project.versions, &policies, &previous, &earlier);
+    if !cmp.prefetch_with(pairs, progress) {
         return None;
     }
+    // Each policy on its own, side by side: the pairs are compared.
     let columns = policies
-        .iter()
+        .par_iter()
         .map(|p| {
-            let results =
-                policy::registry::evaluate_all(&cmp, p, settings.level, settings.strict, &previous);
+            let results = policy::registry::evaluate_each(
+                &cmp,
+                p,
+                settings.level,
+                settings.strict,
+                &previous,
+                &earlier,
+            );
             // Something was checked (or, for ALLOW_ANY, there was something to allow).
             let checked = |i: usize, r: &policy::PolicyResult| {
                 r.unjudged() || !r.checked.is_empty() || !r.pass || *p == Policy::AllowAny && i > 0

@@ -418,7 +418,7 @@ impl<'p> Comparer<'p> {
     }
 
     /// Computes the summaries of the given pairs on every core, so that later lookups hit.
-    pub fn prefetch(&self, pairs: &[(VersionId, VersionId)]) {
+    pub fn prefetch(&self, pairs: impl IntoIterator<Item = (VersionId, VersionId)>) {
         self.prefetch_with(pairs, &|_, _| true);
     }
 
@@ -427,20 +427,30 @@ impl<'p> Comparer<'p> {
     /// pairs not started are left (and false is returned).
     pub fn prefetch_with(
         &self,
-        pairs: &[(VersionId, VersionId)],
+        pairs: impl IntoIterator<Item = (VersionId, VersionId)>,
         progress: &(dyn Fn(usize, usize) -> bool + Sync),
     ) -> bool {
-        let mut todo: Vec<(VersionId, VersionId)> = pairs
-            .iter()
-            .filter_map(|&(a, b)| Some((self.representative(a)?, self.representative(b)?)))
-            .filter(|&(a, b)| a != b && self.schema(a).is_some() && self.schema(b).is_some())
-            .collect();
-        todo.sort_unstable();
-        todo.dedup();
+        // A transitive policy names every earlier version of each: hundreds of thousands
+        // of pairs over a long history, a thousand or so distinct.
+        let mut distinct = foldhash::HashSet::default();
+        let mut todo: Vec<(VersionId, VersionId)> = Vec::new();
         {
             let cache = self.lock();
-            todo.retain(|p| !cache.contains_key(p));
+            for (a, b) in pairs {
+                let (Some(a), Some(b)) = (self.representative(a), self.representative(b)) else {
+                    continue;
+                };
+                if a != b
+                    && distinct.insert((a, b))
+                    && !cache.contains_key(&(a, b))
+                    && self.schema(a).is_some()
+                    && self.schema(b).is_some()
+                {
+                    todo.push((a, b));
+                }
+            }
         }
+        todo.sort_unstable();
         let total = todo.len();
         let done = AtomicUsize::new(0);
         let go_on = AtomicBool::new(progress(0, total));

@@ -359,29 +359,34 @@ pub fn evaluate_all(
 ) -> Vec<PolicyResult> {
     let versions = cmp.versions();
     let earlier = earlier_of_each(versions);
+    cmp.prefetch(pairs(versions, policy, previous, &earlier));
+    evaluate_each(cmp, policy, level, strict, previous, &earlier)
+}
+
+/// [`evaluate_all`] once its pairs are compared (see [`pairs_of_all`]), `earlier` being
+/// [`earlier_of_each`]: each version on its own (a failing version lists its first violation,
+/// which compares that pair in full), on every core, in history order.
+pub fn evaluate_each(
+    cmp: &Comparer<'_>,
+    policy: &Policy,
+    level: Level,
+    strict: bool,
+    previous: &[Option<VersionId>],
+    earlier: &[Vec<VersionId>],
+) -> Vec<PolicyResult> {
     let prev = |v: &Loaded| previous.get(v.id.index()).copied().flatten();
-    cmp.prefetch(&pairs(versions, policy, previous, &earlier));
-    // Each version on its own (the pairs are known; a failing version lists its first
-    // violation, which compares that pair in full): on every core, in history order.
-    versions
+    cmp.versions()
         .par_iter()
         .map(|v| {
-            evaluate(
-                cmp,
-                policy,
-                level,
-                strict,
-                v.id,
-                prev(v),
-                &earlier[v.id.index()],
-            )
+            let earlier = earlier.get(v.id.index()).map_or(&[][..], Vec::as_slice);
+            evaluate(cmp, policy, level, strict, v.id, prev(v), earlier)
         })
         .collect()
 }
 
 /// For each version, the tags it is checked against by a transitive policy (see
 /// [`earlier_tags`]: a pre-release answers to every earlier tag, a release to releases).
-fn earlier_of_each(versions: &[Loaded]) -> Vec<Vec<VersionId>> {
+pub fn earlier_of_each(versions: &[Loaded]) -> Vec<Vec<VersionId>> {
     versions
         .iter()
         .map(|v| {
@@ -392,36 +397,33 @@ fn earlier_of_each(versions: &[Loaded]) -> Vec<Vec<VersionId>> {
 }
 
 /// Every (older, version) pair that `policy` checks, in history order.
-fn pairs(
-    versions: &[Loaded],
-    policy: &Policy,
-    previous: &[Option<VersionId>],
-    earlier: &[Vec<VersionId>],
-) -> Vec<(VersionId, VersionId)> {
-    versions
-        .iter()
-        .flat_map(|v| {
-            let prev = previous.get(v.id.index()).copied().flatten();
-            let earlier = earlier.get(v.id.index()).map_or(&[][..], Vec::as_slice);
-            requirements(policy, versions, prev, earlier)
-                .into_iter()
-                .map(move |(j, _, _)| (j, v.id))
-        })
-        .collect()
+fn pairs<'a>(
+    versions: &'a [Loaded],
+    policy: &'a Policy,
+    previous: &'a [Option<VersionId>],
+    earlier: &'a [Vec<VersionId>],
+) -> impl Iterator<Item = (VersionId, VersionId)> + 'a {
+    versions.iter().flat_map(move |v| {
+        let prev = previous.get(v.id.index()).copied().flatten();
+        let earlier = earlier.get(v.id.index()).map_or(&[][..], Vec::as_slice);
+        requirements(policy, versions, prev, earlier)
+            .into_iter()
+            .map(move |(j, _, _)| (j, v.id))
+    })
 }
 
 /// Every pair that any of `policies` checks (each policy's pairs in history order, then the
-/// next policy's): what [`Comparer::prefetch_with`] computes before the policies are evaluated.
-pub fn pairs_of_all(
-    versions: &[Loaded],
-    policies: &[Policy],
-    previous: &[Option<VersionId>],
-) -> Vec<(VersionId, VersionId)> {
-    let earlier = earlier_of_each(versions);
+/// next policy's; `earlier` is [`earlier_of_each`]): what [`Comparer::prefetch_with`]
+/// computes before the policies are evaluated.
+pub fn pairs_of_all<'a>(
+    versions: &'a [Loaded],
+    policies: &'a [Policy],
+    previous: &'a [Option<VersionId>],
+    earlier: &'a [Vec<VersionId>],
+) -> impl Iterator<Item = (VersionId, VersionId)> + 'a {
     policies
         .iter()
-        .flat_map(|p| pairs(versions, p, previous, &earlier))
-        .collect()
+        .flat_map(move |p| pairs(versions, p, previous, earlier))
 }
 
 #[cfg(test)]
