@@ -4,11 +4,11 @@
 
 use std::collections::VecDeque;
 
-use foldhash::{HashSet, HashSetExt};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use crate::schema::model::{Content, Enum, Extension, Field, Message, Service};
 
-use super::{Pair, Pairing, pair_extensions};
+use super::{Pair, Pairing, pair_extension_lists};
 
 /// A declaration found by full name, with the name as its content holds it (one string per
 /// declaration: its address names it).
@@ -26,12 +26,19 @@ enum Decl<'a> {
 }
 
 /// What pairs two edges of the two versions: fields by number, extensions by number (apart
-/// from fields), RPC edges by method name and direction (input true).
-#[derive(Clone, Copy)]
+/// from fields), RPC edges by method name and direction. Ordered as a declaration lists its
+/// edges (see [`edges`]), so that two lists pair in one pass.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum EdgeKey<'a> {
     Field(u32),
     Extension(u32),
-    Rpc(&'a str, bool),
+    Rpc(&'a str, Dir),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Dir {
+    Input,
+    Output,
 }
 
 /// The message, enum or service named `name` in `c`.
@@ -54,11 +61,6 @@ pub(super) fn node<'a>(c: &'a Content, name: &str) -> Option<Node<'a>> {
     })
 }
 
-/// A name's identity in its content (see [`Node`]); 0 for none.
-fn id(n: Option<Node<'_>>) -> usize {
-    n.map_or(0, |n| n.name.as_ptr() as usize)
-}
-
 /// The type a field leads to: a map's value type, else its own type (scalars lead nowhere).
 fn field_target(f: &Field) -> Option<&str> {
     match &f.map {
@@ -67,10 +69,11 @@ fn field_target(f: &Field) -> Option<&str> {
     }
 }
 
-/// The edges going out of `n`, as `schema::graph::out_edges` lists them: fields in number
-/// order, then the message's extensions in number order, or each method's input and output.
-fn edges<'a>(c: &'a Content, n: Node<'a>, out: &mut Vec<(EdgeKey<'a>, &'a str)>) {
-    out.clear();
+/// The edges going out of `n`, as `schema::graph::out_edges` lists them (in [`EdgeKey`]
+/// order): fields in number order, then the message's extensions in number order, or each
+/// method's input and output, methods by name.
+fn edges<'a>(c: &'a Content, n: Node<'a>) -> Vec<(EdgeKey<'a>, &'a str)> {
+    let mut out = Vec::new();
     match n.decl {
         Decl::Message(m) => {
             for f in m.fields.values() {
@@ -86,26 +89,66 @@ fn edges<'a>(c: &'a Content, n: Node<'a>, out: &mut Vec<(EdgeKey<'a>, &'a str)>)
         }
         Decl::Service(s) => {
             for m in s.methods.values() {
-                out.push((EdgeKey::Rpc(&m.name, true), &m.input));
-                out.push((EdgeKey::Rpc(&m.name, false), &m.output));
+                out.push((EdgeKey::Rpc(&m.name, Dir::Input), m.input.as_str()));
+                out.push((EdgeKey::Rpc(&m.name, Dir::Output), m.output.as_str()));
             }
         }
         Decl::Enum(_) => {}
     }
+    out
 }
 
-/// Where the edge of `key` leads from `n` in `c`, if `n` has one.
-fn edge<'a>(c: &'a Content, n: Option<Node<'a>>, key: EdgeKey<'_>) -> Option<&'a str> {
-    match (n?.decl, key) {
-        (Decl::Message(m), EdgeKey::Field(k)) => field_target(m.fields.get(&k)?),
-        (Decl::Message(_), EdgeKey::Extension(k)) => {
-            c.extensions.get(n?.name)?.get(&k)?.field.ty.type_name()
+/// What one version reaches from a root: its declarations numbered in the order first
+/// reached (the root first), each with its edges to numbers (None: a name the version does
+/// not declare) and its extensions. Worked out once per version, so that pairing two
+/// versions is a walk over numbers (a transitive policy pairs each version with hundreds).
+pub struct Reach<'a> {
+    nodes: Vec<Reached<'a>>,
+}
+
+struct Reached<'a> {
+    node: Node<'a>,
+    edges: Vec<(EdgeKey<'a>, Option<u32>)>,
+    extensions: Vec<&'a Extension>,
+}
+
+impl<'a> Reach<'a> {
+    pub fn of(c: &'a Content, root: &str) -> Reach<'a> {
+        let mut nodes: Vec<Reached<'a>> = Vec::new();
+        let mut number: HashMap<usize, u32> = HashMap::new();
+        let mut add = |n: Node<'a>, nodes: &mut Vec<Reached<'a>>| -> u32 {
+            *number.entry(n.name.as_ptr() as usize).or_insert_with(|| {
+                nodes.push(Reached {
+                    node: n,
+                    edges: Vec::new(),
+                    extensions: c.extensions_of(n.name).collect(),
+                });
+                (nodes.len() - 1) as u32
+            })
+        };
+        if let Some(n) = node(c, root) {
+            add(n, &mut nodes);
         }
-        (Decl::Service(s), EdgeKey::Rpc(method, input)) => {
-            let m = s.methods.get(method)?;
-            Some(if input { &m.input } else { &m.output })
+        let mut i = 0;
+        while let Some(n) = nodes.get(i).map(|r| r.node) {
+            let out: Vec<(EdgeKey<'a>, Option<u32>)> = edges(c, n)
+                .into_iter()
+                .map(|(key, to)| (key, node(c, to).map(|t| add(t, &mut nodes))))
+                .collect();
+            if let Some(r) = nodes.get_mut(i) {
+                r.edges = out;
+            }
+            i += 1;
         }
-        _ => None,
+        Reach { nodes }
+    }
+
+    fn get(&self, i: Option<u32>) -> Option<&Reached<'a>> {
+        self.nodes.get(i? as usize)
+    }
+
+    fn root(&self) -> Option<u32> {
+        (!self.nodes.is_empty()).then_some(0)
     }
 }
 
@@ -147,6 +190,17 @@ pub(super) fn push_nodes<'a>(p: &mut Pairing<'a>, a: Option<Node<'a>>, b: Option
 /// Pairs what is reached from `root` in both versions (see the module docs). The root must
 /// be a message or service full name in at least one version.
 pub fn pair_from_root<'a>(old: &'a Content, new: &'a Content, root: &str) -> Pairing<'a> {
+    pair_reached(old, new, root, &Reach::of(old, root), &Reach::of(new, root))
+}
+
+/// [`pair_from_root`], with what each version reaches from `root` worked out before.
+pub fn pair_reached<'a>(
+    old: &'a Content,
+    new: &'a Content,
+    root: &str,
+    ra: &Reach<'a>,
+    rb: &Reach<'a>,
+) -> Pairing<'a> {
     let mut p = Pairing {
         old,
         new,
@@ -158,71 +212,92 @@ pub fn pair_from_root<'a>(old: &'a Content, new: &'a Content, root: &str) -> Pai
         extensions: Vec::new(),
     };
     let mut seen_pairs = HashSet::new();
-    let mut reached_old = HashSet::new();
-    let mut reached_new = HashSet::new();
+    let mut reached_old = vec![false; ra.nodes.len()];
+    let mut reached_new = vec![false; rb.nodes.len()];
     let mut queue = VecDeque::new();
-    queue.push_back((node(old, root), node(new, root)));
+    queue.push_back((ra.root(), rb.root()));
     // Types hanging off a field that exists on one side only.
-    let mut one_sided_old: Vec<&'a str> = Vec::new();
-    let mut one_sided_new: Vec<&'a str> = Vec::new();
+    let mut one_sided_old: Vec<u32> = Vec::new();
+    let mut one_sided_new: Vec<u32> = Vec::new();
     // Extension pairs pushed, by (old, new) full name: a message reached through two paths
     // (paired with two types) must not report its extensions twice.
     let mut seen_extensions = HashSet::new();
-    let mut push_extensions = |p: &mut Pairing<'a>, a: Option<Node<'a>>, b: Option<Node<'a>>| {
-        let name = |n: Option<Node<'a>>| n.map(|n| n.name);
-        p.extensions.extend(
-            pair_extensions(old, name(a), new, name(b), |_, _| true)
-                .into_iter()
-                .filter(|x| seen_extensions.insert(ext_key(x))),
+    let mut push = |p: &mut Pairing<'a>, a: Option<&Reached<'a>>, b: Option<&Reached<'a>>| {
+        push_nodes(p, a.map(|r| r.node), b.map(|r| r.node));
+        let none: &[&'a Extension] = &[];
+        let (xa, xb) = (
+            a.map_or(none, |r| &r.extensions),
+            b.map_or(none, |r| &r.extensions),
         );
+        if !xa.is_empty() || !xb.is_empty() {
+            p.extensions.extend(
+                pair_extension_lists(xa, xb)
+                    .into_iter()
+                    .filter(|x| seen_extensions.insert(ext_key(x))),
+            );
+        }
     };
-    let (mut ea, mut eb) = (Vec::new(), Vec::new());
     while let Some((a, b)) = queue.pop_front() {
-        if a.is_none() && b.is_none() || !seen_pairs.insert((id(a), id(b))) {
+        let key = (a.unwrap_or(u32::MAX), b.unwrap_or(u32::MAX));
+        if a.is_none() && b.is_none() || !seen_pairs.insert(key) {
             continue;
         }
-        reached_old.extend(a.map(|n| id(Some(n))));
-        reached_new.extend(b.map(|n| id(Some(n))));
-        push_nodes(&mut p, a, b);
-        push_extensions(&mut p, a, b);
-        ea.clear();
-        eb.clear();
-        if let Some(a) = a {
-            edges(old, a, &mut ea);
-        }
-        if let Some(b) = b {
-            edges(new, b, &mut eb);
-        }
-        for &(key, to) in &ea {
-            match edge(new, b, key) {
-                Some(other) => queue.push_back((node(old, to), node(new, other))),
-                None => one_sided_old.push(to),
+        let (na, nb) = (ra.get(a), rb.get(b));
+        for (reached, i) in [(&mut reached_old, a), (&mut reached_new, b)] {
+            if let Some(r) = i.and_then(|i| reached.get_mut(i as usize)) {
+                *r = true;
             }
         }
-        for &(key, to) in &eb {
-            if edge(old, a, key).is_none() {
-                one_sided_new.push(to);
+        push(&mut p, na, nb);
+        // Both lists in key order, each key at most once: paired in one pass.
+        let none: &[(EdgeKey<'a>, Option<u32>)] = &[];
+        let (ea, eb) = (na.map_or(none, |r| &r.edges), nb.map_or(none, |r| &r.edges));
+        let (mut i, mut j) = (0, 0);
+        while i < ea.len() || j < eb.len() {
+            match (ea.get(i), eb.get(j)) {
+                (Some(&(ka, ta)), Some(&(kb, tb))) if ka == kb => {
+                    queue.push_back((ta, tb));
+                    i += 1;
+                    j += 1;
+                }
+                (Some(&(ka, ta)), Some(&(kb, _))) if ka < kb => {
+                    one_sided_old.extend(ta);
+                    i += 1;
+                }
+                (Some(&(_, ta)), None) => {
+                    one_sided_old.extend(ta);
+                    i += 1;
+                }
+                (_, Some(&(_, tb))) => {
+                    one_sided_new.extend(tb);
+                    j += 1;
+                }
+                (None, None) => break,
             }
         }
     }
     // Types reached on one side only: added or removed, with what they reach in turn.
-    for (content, start, reached, is_old) in [
-        (old, one_sided_old, &reached_old, true),
-        (new, one_sided_new, &reached_new, false),
+    for (reach, start, reached, is_old) in [
+        (ra, one_sided_old, &reached_old, true),
+        (rb, one_sided_new, &reached_new, false),
     ] {
         let mut stack = start;
         let mut seen = reached.clone();
-        let mut out = Vec::new();
         while let Some(n) = stack.pop() {
-            let Some(n) = node(content, n) else { continue };
-            if !seen.insert(id(Some(n))) {
+            let Some(r) = reach.get(Some(n)) else {
                 continue;
+            };
+            match seen.get_mut(n as usize) {
+                Some(s) if !*s => *s = true,
+                _ => continue,
             }
-            let (a, b) = if is_old { (Some(n), None) } else { (None, Some(n)) };
-            push_nodes(&mut p, a, b);
-            push_extensions(&mut p, a, b);
-            edges(content, n, &mut out);
-            stack.extend(out.iter().map(|&(_, to)| to));
+            let (a, b) = if is_old {
+                (Some(r), None)
+            } else {
+                (None, Some(r))
+            };
+            push(&mut p, a, b);
+            stack.extend(r.edges.iter().filter_map(|&(_, to)| to));
         }
     }
     p

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::schema::model::reads::Types;
 use crate::schema::model::{Content, Enum, Extension, File, Message, Service};
 
-pub use from_root::pair_from_root;
+pub use from_root::{Reach, pair_from_root, pair_reached};
 pub use structural::same_shape;
 
 use from_root::{node, push_nodes};

@@ -263,7 +263,8 @@ impl<'p> Comparer<'p> {
     fn judged(&self, old: VersionId, new: VersionId, list: List) -> Option<Vec<Change>> {
         let (a, b) = (self.side(old)?, self.side(new)?);
         let judge = || {
-            let changes = judge_with(&a, &b, &self.scope, &self.ignores, list == List::Full);
+            let full = list == List::Full;
+            let changes = judge_with(&a, &b, &self.scope, &self.ignores, full, Some(&self.units));
             match list {
                 List::Firsts => firsts(&changes),
                 List::Full | List::Verdicts => changes,
@@ -385,7 +386,14 @@ impl<'p> Comparer<'p> {
         let s = if self.ignores.is_empty() && !a.directives && !b.directives {
             self.units.summary(&a, &b, &self.scope)
         } else {
-            PairSummary::of(&judge_with(&a, &b, &self.scope, &self.ignores, false))
+            PairSummary::of(&judge_with(
+                &a,
+                &b,
+                &self.scope,
+                &self.ignores,
+                false,
+                Some(&self.units),
+            ))
         };
         self.lock().insert(key, s);
         if let (Some(st), Some(k)) = (stored, disk_key) {

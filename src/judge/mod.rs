@@ -57,24 +57,29 @@ impl<'a> Side<'a> {
 /// Every change from `old` to `new` in `scope`, with the ignores applied and the changes
 /// that cannot be judged marked: what `diff`, `log`, `check` and the terminal UI all show.
 pub fn judge(old: &Side<'_>, new: &Side<'_>, scope: &Scope, ignores: &Ignores) -> Vec<Change> {
-    judge_with(old, new, scope, ignores, true)
+    judge_with(old, new, scope, ignores, true, None)
 }
 
 /// [`judge`], comments compared or not (a comment never changes a verdict: the policies
-/// skip them).
-fn judge_with(
-    old: &Side<'_>,
-    new: &Side<'_>,
+/// skip them); with `units`, each unit's findings are kept there for the next pair (a
+/// comparer's pairs share most).
+fn judge_with<'p>(
+    old: &Side<'p>,
+    new: &Side<'p>,
     scope: &Scope,
     ignores: &Ignores,
     comments: bool,
+    units: Option<&units::Units<'p>>,
 ) -> Vec<Change> {
     let detail = if comments {
         Detail::Full
     } else {
         Detail::Verdicts
     };
-    let mut changes = raw_changes(old.schema, new.schema, scope, detail);
+    let mut changes = match units {
+        Some(u) => u.check(old, new, scope, comments),
+        None => raw_changes(old.schema, new.schema, scope, detail),
+    };
     mark(&mut changes, old, new, scope, ignores);
     changes
 }

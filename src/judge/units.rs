@@ -19,10 +19,10 @@ use std::collections::BTreeSet;
 use foldhash::{HashMap, HashMapExt};
 use std::sync::{Arc, Mutex, OnceLock};
 
-use crate::diff::{Index, Pairing, pair_from_root, pair_indexed};
+use crate::diff::{Index, Pairing, Reach, pair_from_root, pair_indexed, pair_reached};
 use crate::load::Loaded;
 use crate::rules::units::{Unit, UnitKey, units};
-use crate::rules::{Finding, Verdict};
+use crate::rules::{self, Change, Finding, Verdict};
 use crate::schema::Schema;
 use crate::schema::model::reads::{Read, Types};
 
@@ -32,10 +32,12 @@ use super::{Scope, Side, names_its_file, root_failed};
 /// Locks over the kept units, apart so that the threads judging pairs seldom wait.
 const SHARDS: usize = 16;
 
-/// The findings of one unit, as a summary counts them.
+/// The findings of one unit: whole (for a pair's list of changes), and as a summary counts
+/// them.
 struct Kept {
-    /// Each finding's verdict, where it is (on which sides) and, when some file failed to
-    /// compile somewhere in the history, the element it is on.
+    findings: Vec<Finding>,
+    /// Per finding, in the same order: its verdict, where it is (on which sides) and, when
+    /// some file failed to compile somewhere in the history, the element it is on.
     items: Vec<Item>,
     /// All of them counted (no file failed on either side).
     sum: PairSummary,
@@ -43,9 +45,8 @@ struct Kept {
 
 struct Item {
     verdict: Verdict,
-    /// Empty when no file failed anywhere (nothing is then located).
-    element: Box<str>,
-    /// The element's number among the names of [`Units`], and its parent's.
+    /// The element's number among the names of [`Units`], and its parent's (0 and None
+    /// when no file failed anywhere: nothing is then located).
     name: u32,
     parent: Option<u32>,
     old: bool,
@@ -124,6 +125,8 @@ pub(super) struct Units<'p> {
     names: Mutex<HashMap<Box<str>, u32>>,
     /// Per version, its declarations listed for pairing.
     index: Vec<OnceLock<Index<'p>>>,
+    /// Per version, what it reaches from the root (a comparer has one scope).
+    reach: Vec<OnceLock<Reach<'p>>>,
 }
 
 impl<'p> Units<'p> {
@@ -153,6 +156,7 @@ impl<'p> Units<'p> {
             located: versions.iter().map(|_| OnceLock::new()).collect(),
             names: Mutex::new(HashMap::new()),
             index: versions.iter().map(|_| OnceLock::new()).collect(),
+            reach: versions.iter().map(|_| OnceLock::new()).collect(),
         }
     }
 
@@ -163,17 +167,8 @@ impl<'p> Units<'p> {
         if std::ptr::eq(a, b) {
             return s;
         }
-        let pairing = match scope {
-            Scope::Whole => match (self.index(old), self.index(new)) {
-                (Some(x), Some(y)) => pair_indexed(x, y),
-                _ => crate::diff::pair_whole(&a.content, &b.content),
-            },
-            Scope::Root(r) => {
-                if !scope.present_in(&a.content) && !scope.present_in(&b.content) {
-                    return s;
-                }
-                pair_from_root(&a.content, &b.content, r)
-            }
+        let Some(pairing) = self.pairing(old, new, scope) else {
+            return s;
         };
         let everything =
             root_failed(new, old, scope).is_some() || root_failed(old, new, scope).is_some();
@@ -190,8 +185,8 @@ impl<'p> Units<'p> {
             } else if !any_failed {
                 s.merge(&kept.sum);
             } else {
-                for item in &kept.items {
-                    if self.not_judged(item, old, new, &failed) {
+                for (item, f) in kept.items.iter().zip(&kept.findings) {
+                    if self.not_judged(item, &f.element, old, new, &failed) {
                         s.not_judged += 1;
                     } else {
                         s.add(&item.verdict, true);
@@ -200,6 +195,57 @@ impl<'p> Units<'p> {
             }
         }
         s
+    }
+
+    /// Every change of `old` -> `new` in `scope` (as `rules::check`, comments compared or
+    /// not), each unit's findings kept or judged now and kept.
+    pub fn check(
+        &self,
+        old: &Side<'p>,
+        new: &Side<'p>,
+        scope: &Scope,
+        comments: bool,
+    ) -> Vec<Change> {
+        let (a, b) = (old.schema, new.schema);
+        if std::ptr::eq(a, b) {
+            return Vec::new();
+        }
+        let Some(pairing) = self.pairing(old, new, scope) else {
+            return Vec::new();
+        };
+        rules::check_by(&pairing, a, b, comments, &|unit, out| {
+            out.extend(self.kept(unit, &pairing).findings.iter().cloned());
+        })
+    }
+
+    /// The pairing of two sides in `scope`; None when the root is in neither.
+    fn pairing(&self, old: &Side<'p>, new: &Side<'p>, scope: &Scope) -> Option<Pairing<'p>> {
+        let (a, b) = (old.schema, new.schema);
+        Some(match scope {
+            Scope::Whole => match (self.index(old), self.index(new)) {
+                (Some(x), Some(y)) => pair_indexed(x, y),
+                _ => crate::diff::pair_whole(&a.content, &b.content),
+            },
+            Scope::Root(r) => {
+                if !scope.present_in(&a.content) && !scope.present_in(&b.content) {
+                    return None;
+                }
+                match (self.reach(old, r), self.reach(new, r)) {
+                    (Some(x), Some(y)) => pair_reached(&a.content, &b.content, r, x, y),
+                    _ => pair_from_root(&a.content, &b.content, r),
+                }
+            }
+        })
+    }
+
+    /// What `side`'s version reaches from `root`, worked out once.
+    fn reach(&self, side: &Side<'p>, root: &str) -> Option<&Reach<'p>> {
+        let schema: &'p Schema = side.schema;
+        Some(
+            self.reach
+                .get(side.id())?
+                .get_or_init(|| Reach::of(&schema.content, root)),
+        )
     }
 
     /// The declarations of `side`'s version, listed once.
@@ -242,17 +288,24 @@ impl<'p> Units<'p> {
 
     /// Whether a finding is located in a file of `failed`, the files that failed to compile
     /// on either side (as `judge::mark` decides for a change).
-    fn not_judged(&self, item: &Item, old: &Side<'p>, new: &Side<'p>, failed: &Files) -> bool {
+    fn not_judged(
+        &self,
+        item: &Item,
+        element: &str,
+        old: &Side<'p>,
+        new: &Side<'p>,
+        failed: &Files,
+    ) -> bool {
         let holds = |i: usize| failed.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0);
-        let file = || self.failing.binary_search(&&*item.element).ok();
+        let file = || self.failing.binary_search(&element).ok();
         (item.file_rule && file().is_some_and(holds))
-            || (item.old && self.located(old, item).is_some_and(holds))
-            || (item.new && self.located(new, item).is_some_and(holds))
+            || (item.old && self.located(old, item, element).is_some_and(holds))
+            || (item.new && self.located(new, item, element).is_some_and(holds))
     }
 
     /// The number of the failing file `item` is located in on `side`; None for any other
     /// file, or none. As `rules::located`: the element's doc, else its parent's.
-    fn located(&self, side: &Side<'p>, item: &Item) -> Option<usize> {
+    fn located(&self, side: &Side<'p>, item: &Item, element: &str) -> Option<usize> {
         let schema: &'p Schema = side.schema;
         let at = self
             .located
@@ -268,7 +321,7 @@ impl<'p> Units<'p> {
             Some(Place::Unfound) => parent(),
             // Its doc, if any, is in a file that never failed: its parent's counts only when
             // it has none.
-            None => parent().filter(|_| schema.doc(&item.element).is_none()),
+            None => parent().filter(|_| schema.doc(element).is_none()),
         }
     }
 
@@ -300,7 +353,7 @@ impl<'p> Units<'p> {
         let mut names = located.then(|| lock(&self.names));
         let mut sum = PairSummary::default();
         let items = found
-            .into_iter()
+            .iter()
             .map(|f| {
                 sum.add(&f.verdict, true);
                 let (name, parent) = match &mut names {
@@ -312,7 +365,6 @@ impl<'p> Units<'p> {
                 };
                 Item {
                     verdict: f.verdict,
-                    element: if located { f.element.into() } else { "".into() },
                     name,
                     parent,
                     old: f.old.is_some(),
@@ -321,7 +373,11 @@ impl<'p> Units<'p> {
                 }
             })
             .collect();
-        Kept { items, sum }
+        Kept {
+            findings: found,
+            items,
+            sum,
+        }
     }
 }
 

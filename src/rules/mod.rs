@@ -57,6 +57,7 @@ pub struct Change {
 }
 
 /// What a rule function returns; the engine adds where.
+#[derive(Clone)]
 pub(crate) struct Finding {
     pub rule: RuleId,
     pub element: String,
@@ -247,14 +248,24 @@ pub fn check_verdicts(pairing: &Pairing<'_>, old: &Schema, new: &Schema) -> Vec<
     check_with(pairing, old, new, false)
 }
 
-fn findings(pairing: &Pairing<'_>, old: &Schema, new: &Schema, comments: bool) -> Vec<Finding> {
+/// What the rules find in one unit of a pairing, added to the list: judged there, or kept
+/// from a pair judged before (see `judge::units`).
+pub(crate) type UnitFindings<'f, 'a> = &'f dyn Fn(units::Unit<'a>, &mut Vec<Finding>);
+
+fn findings<'a>(
+    pairing: &Pairing<'a>,
+    old: &Schema,
+    new: &Schema,
+    comments: bool,
+    each: UnitFindings<'_, 'a>,
+) -> Vec<Finding> {
     let mut findings = Vec::new();
     if std::ptr::eq(old, new) {
         // One compiled file set shared by both versions: nothing differs, comments included.
         return findings;
     }
     for unit in units::units(pairing) {
-        unit.findings(pairing, &mut findings);
+        each(unit, &mut findings);
     }
     if comments {
         decl::comments(pairing, old, new, &mut findings);
@@ -280,7 +291,20 @@ fn change(f: Finding, old_location: Option<String>, new_location: Option<String>
 }
 
 fn check_with(pairing: &Pairing<'_>, old: &Schema, new: &Schema, comments: bool) -> Vec<Change> {
-    let changes: Vec<Change> = findings(pairing, old, new, comments)
+    check_by(pairing, old, new, comments, &|unit, out| {
+        unit.findings(pairing, out)
+    })
+}
+
+/// [`check`] (with comments compared or not), each unit's findings from `each`.
+pub(crate) fn check_by<'a>(
+    pairing: &Pairing<'a>,
+    old: &Schema,
+    new: &Schema,
+    comments: bool,
+    each: UnitFindings<'_, 'a>,
+) -> Vec<Change> {
+    let changes: Vec<Change> = findings(pairing, old, new, comments, each)
         .into_iter()
         .map(|f| {
             let loc = |s: &Schema, side: &Option<String>| {
