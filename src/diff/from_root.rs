@@ -143,6 +143,18 @@ impl<'a> Reach<'a> {
         Reach { nodes }
     }
 
+    /// The files that declare what is reached, and its extensions.
+    pub fn files(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.nodes.iter().flat_map(|r| {
+            let own = match r.node.decl {
+                Decl::Message(m) => m.file.as_str(),
+                Decl::Enum(e) => e.file.as_str(),
+                Decl::Service(s) => s.file.as_str(),
+            };
+            std::iter::once(own).chain(r.extensions.iter().map(|x| x.file.as_str()))
+        })
+    }
+
     fn get(&self, i: Option<u32>) -> Option<&Reached<'a>> {
         self.nodes.get(i? as usize)
     }

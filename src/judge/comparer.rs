@@ -222,7 +222,7 @@ impl<'p> Comparer<'p> {
         let stored_changes = StoredChanges::open(&scope, &ignores, versions.len());
         Comparer {
             versions,
-            units: Units::new(versions),
+            units: Units::new(versions, &scope),
             stored,
             stored_changes,
             scope,

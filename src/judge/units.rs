@@ -125,12 +125,14 @@ pub(super) struct Units<'p> {
     names: Mutex<HashMap<Box<str>, u32>>,
     /// Per version, its declarations listed for pairing.
     index: Vec<OnceLock<Index<'p>>>,
-    /// Per version, what it reaches from the root (a comparer has one scope).
+    /// The root of the comparer's scope, if it has one.
+    root: Option<String>,
+    /// Per version, what it reaches from the root.
     reach: Vec<OnceLock<Reach<'p>>>,
 }
 
 impl<'p> Units<'p> {
-    pub fn new(versions: &'p [Loaded]) -> Units<'p> {
+    pub fn new(versions: &'p [Loaded], scope: &Scope) -> Units<'p> {
         let failing: Vec<&str> = versions
             .iter()
             .flat_map(|v| v.failed_files.iter().map(String::as_str))
@@ -156,6 +158,7 @@ impl<'p> Units<'p> {
             located: versions.iter().map(|_| OnceLock::new()).collect(),
             names: Mutex::new(HashMap::new()),
             index: versions.iter().map(|_| OnceLock::new()).collect(),
+            root: scope.root().map(str::to_string),
             reach: versions.iter().map(|_| OnceLock::new()).collect(),
         }
     }
@@ -230,7 +233,7 @@ impl<'p> Units<'p> {
                 if !scope.present_in(&a.content) && !scope.present_in(&b.content) {
                     return None;
                 }
-                match (self.reach(old, r), self.reach(new, r)) {
+                match (self.reach(old), self.reach(new)) {
                     (Some(x), Some(y)) => pair_reached(&a.content, &b.content, r, x, y),
                     _ => pair_from_root(&a.content, &b.content, r),
                 }
@@ -238,9 +241,10 @@ impl<'p> Units<'p> {
         })
     }
 
-    /// What `side`'s version reaches from `root`, worked out once.
-    fn reach(&self, side: &Side<'p>, root: &str) -> Option<&Reach<'p>> {
+    /// What `side`'s version reaches from the root, worked out once; None without a root.
+    fn reach(&self, side: &Side<'p>) -> Option<&Reach<'p>> {
         let schema: &'p Schema = side.schema;
+        let root = self.root.as_deref()?;
         Some(
             self.reach
                 .get(side.id())?
@@ -310,7 +314,7 @@ impl<'p> Units<'p> {
         let at = self
             .located
             .get(side.id())?
-            .get_or_init(|| self.table(schema));
+            .get_or_init(|| self.table(side));
         let parent = || match at.get(&item.parent?)? {
             Place::Failing(i) => Some(*i as usize),
             Place::Elsewhere | Place::Unfound => None,
@@ -325,10 +329,15 @@ impl<'p> Units<'p> {
         }
     }
 
-    /// [`Located`] for one schema.
-    fn table(&self, schema: &'p Schema) -> Located {
+    /// [`Located`] for one side. In a root's scope, over the files that declare what it
+    /// reaches only: a change there is on what the root reaches, whose docs are found in
+    /// the files that declare it (its extensions' included).
+    fn table(&self, side: &Side<'p>) -> Located {
+        let schema: &'p Schema = side.schema;
+        let reached: Option<BTreeSet<&str>> = self.reach(side).map(|r| r.files().collect());
         let mut places = Vec::new();
-        for f in &self.failing {
+        let failing = self.failing.iter();
+        for f in failing.filter(|f| reached.as_ref().is_none_or(|r| r.contains(**f))) {
             for e in schema.docs.get(*f).into_iter().flat_map(|d| d.keys()) {
                 let place = match schema.doc(e) {
                     None => Place::Unfound,
