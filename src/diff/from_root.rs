@@ -143,6 +143,30 @@ impl<'a> Reach<'a> {
         Reach { nodes }
     }
 
+    /// The messages reached, in the order first reached.
+    pub fn messages(&self) -> impl Iterator<Item = &'a Message> + '_ {
+        self.nodes.iter().filter_map(|r| match r.node.decl {
+            Decl::Message(m) => Some(m),
+            _ => None,
+        })
+    }
+
+    /// The enums reached.
+    pub fn enums(&self) -> impl Iterator<Item = &'a Enum> + '_ {
+        self.nodes.iter().filter_map(|r| match r.node.decl {
+            Decl::Enum(e) => Some(e),
+            _ => None,
+        })
+    }
+
+    /// The services reached.
+    pub fn services(&self) -> impl Iterator<Item = &'a Service> + '_ {
+        self.nodes.iter().filter_map(|r| match r.node.decl {
+            Decl::Service(s) => Some(s),
+            _ => None,
+        })
+    }
+
     /// The files that declare what is reached, and its extensions.
     pub fn files(&self) -> impl Iterator<Item = &'a str> + '_ {
         self.nodes.iter().flat_map(|r| {

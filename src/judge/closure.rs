@@ -6,9 +6,9 @@
 //! way against any third in that root's scope: the [`super::Comparer`] compares such
 //! versions once.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::BTreeMap;
 
-use crate::schema::graph::out_edges;
+use crate::diff::Reach;
 use crate::schema::model::{Content, Enum, Extension, File, Message, Service};
 
 /// Everything of one version that a comparison from `root` reads (compared by value).
@@ -22,8 +22,8 @@ pub(super) struct Closure<'a> {
 }
 
 impl<'a> Closure<'a> {
-    /// The closure of `root` in `content` (each name visited once: bounded by the schema).
-    pub(super) fn of(content: &'a Content, root: &str) -> Closure<'a> {
+    /// The closure of what `reach` (of `content`, from the root) reaches.
+    pub(super) fn of(content: &'a Content, reach: &Reach<'a>) -> Closure<'a> {
         let mut c = Closure {
             messages: BTreeMap::new(),
             enums: BTreeMap::new(),
@@ -31,39 +31,37 @@ impl<'a> Closure<'a> {
             extensions: BTreeMap::new(),
             files: BTreeMap::new(),
         };
-        let mut seen: BTreeSet<String> = BTreeSet::new();
-        let mut queue = VecDeque::from([root.to_string()]);
-        while let Some(name) = queue.pop_front() {
-            if !seen.insert(name.clone()) {
-                continue;
-            }
-            if let Some((k, m)) = content.messages.get_key_value(&name) {
-                c.messages.insert(k, m);
-                c.file(content, &m.file);
-                // A map field's entry message too (the walk goes to its value type): the rules
-                // compare entries with messages when a map becomes a message or back.
-                queue.extend(
-                    m.fields
-                        .values()
-                        .filter(|f| f.map.is_some())
-                        .filter_map(|f| f.ty.type_name().map(str::to_string)),
-                );
-                if let Some((k, x)) = content.extensions.get_key_value(&name) {
-                    c.extensions.insert(k, x);
-                    for e in x.values() {
-                        c.file(content, &e.file);
-                    }
+        for m in reach.messages() {
+            c.message(content, m);
+            // A map field's entry message too (the walk goes to its value type): the rules
+            // compare entries with messages when a map becomes a message or back. What an
+            // entry leads to is its value's type, reached already.
+            for f in m.fields.values().filter(|f| f.map.is_some()) {
+                if let Some(entry) = f.ty.type_name().and_then(|t| content.messages.get(t)) {
+                    c.message(content, entry);
                 }
-            } else if let Some((k, e)) = content.enums.get_key_value(&name) {
-                c.enums.insert(k, e);
-                c.file(content, &e.file);
-            } else if let Some((k, s)) = content.services.get_key_value(&name) {
-                c.services.insert(k, s);
-                c.file(content, &s.file);
             }
-            queue.extend(out_edges(content, &name).into_iter().map(|e| e.to));
+        }
+        for e in reach.enums() {
+            c.enums.insert(&e.full_name, e);
+            c.file(content, &e.file);
+        }
+        for s in reach.services() {
+            c.services.insert(&s.full_name, s);
+            c.file(content, &s.file);
         }
         c
+    }
+
+    fn message(&mut self, content: &'a Content, m: &'a Message) {
+        self.messages.insert(&m.full_name, m);
+        self.file(content, &m.file);
+        if let Some((k, x)) = content.extensions.get_key_value(&m.full_name) {
+            self.extensions.insert(k, x);
+            for e in x.values() {
+                self.file(content, &e.file);
+            }
+        }
     }
 
     fn file(&mut self, content: &'a Content, name: &'a str) {

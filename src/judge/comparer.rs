@@ -214,15 +214,16 @@ impl<'p> Comparer<'p> {
                 }
             })
             .collect();
+        let units = Units::new(versions, &scope);
         let representative = match scope.root() {
-            Some(root) => by_closure(versions, root, representative, &directives),
+            Some(_) => by_closure(versions, &units, representative, &directives),
             None => representative,
         };
         let stored = Stored::open(&scope, &ignores);
         let stored_changes = StoredChanges::open(&scope, &ignores, versions.len());
         Comparer {
             versions,
-            units: Units::new(versions, &scope),
+            units,
             stored,
             stored_changes,
             scope,
@@ -480,23 +481,24 @@ impl<'p> Comparer<'p> {
 /// files among the closures' files are the same judge alike: the earliest stands for the
 /// others. Only versions that already stand for themselves (distinct contents) and hold no
 /// inline directive are grouped; each closure is compared with one per group found so far.
-fn by_closure(
-    versions: &[Loaded],
-    root: &str,
+fn by_closure<'p>(
+    versions: &'p [Loaded],
+    units: &Units<'p>,
     representative: Vec<VersionId>,
     directives: &[bool],
 ) -> Vec<VersionId> {
     let candidates: Vec<&Loaded> = versions
         .iter()
         .filter(|v| representative[v.id.index()] == v.id && !directives[v.id.index()])
-        .filter(|v| v.schema().is_some())
         .collect();
-    let closures: Vec<Closure<'_>> = candidates
+    // Each with its closure (a version that did not compile has none, and stands alone).
+    let closures: Vec<(&Loaded, Closure<'_>)> = candidates
         .par_iter()
-        .map(|v| Closure::of(&v.compiled.schema.content, root))
+        .filter_map(|v| Some((*v, Closure::of(&v.schema()?.content, units.reach_of(v)?))))
         .collect();
     // A failed file counts where some closure reads it; elsewhere it changes no verdict.
-    let read: std::collections::BTreeSet<&str> = closures.iter().flat_map(Closure::files).collect();
+    let read: std::collections::BTreeSet<&str> =
+        closures.iter().flat_map(|(_, c)| c.files()).collect();
     let failed = |v: &'_ Loaded| -> Vec<String> {
         v.failed_files
             .iter()
@@ -506,14 +508,14 @@ fn by_closure(
     };
     let mut groups: Vec<(usize, Vec<String>)> = Vec::new();
     let mut stands_for: HashMap<VersionId, VersionId> = HashMap::new();
-    for (k, v) in candidates.iter().enumerate() {
+    for (k, (v, closure)) in closures.iter().enumerate() {
         let f = failed(v);
         match groups
             .iter()
-            .find(|(g, gf)| *gf == f && closures[*g] == closures[k])
+            .find(|(g, gf)| *gf == f && closures[*g].1 == *closure)
         {
             Some(&(g, _)) => {
-                stands_for.insert(v.id, candidates[g].id);
+                stands_for.insert(v.id, closures[g].0.id);
             }
             None => groups.push((k, f)),
         }

@@ -125,6 +125,9 @@ pub(super) struct Units<'p> {
     names: Mutex<HashMap<Box<str>, u32>>,
     /// Per version, its declarations listed for pairing.
     index: Vec<OnceLock<Index<'p>>>,
+    /// Per version, the first version with the same compiled schema: what is worked out per
+    /// schema (its listing, what it reaches, where its elements are) is kept in its slot.
+    slot: Vec<usize>,
     /// The root of the comparer's scope, if it has one.
     root: Option<String>,
     /// Per version, what it reaches from the root.
@@ -158,6 +161,17 @@ impl<'p> Units<'p> {
             located: versions.iter().map(|_| OnceLock::new()).collect(),
             names: Mutex::new(HashMap::new()),
             index: versions.iter().map(|_| OnceLock::new()).collect(),
+            slot: {
+                let mut first = HashMap::new();
+                versions
+                    .iter()
+                    .map(|v| {
+                        *first
+                            .entry(Arc::as_ptr(&v.compiled) as usize)
+                            .or_insert(v.id.index())
+                    })
+                    .collect()
+            },
             root: scope.root().map(str::to_string),
             reach: versions.iter().map(|_| OnceLock::new()).collect(),
         }
@@ -241,13 +255,24 @@ impl<'p> Units<'p> {
         })
     }
 
+    /// Where what is worked out once for `side`'s schema is kept.
+    fn slot(&self, side: &Side<'p>) -> usize {
+        self.slot.get(side.id()).copied().unwrap_or(side.id())
+    }
+
+    /// What version `v` reaches from the root, worked out once; None without a root or when
+    /// it did not compile.
+    pub fn reach_of(&self, v: &'p Loaded) -> Option<&Reach<'p>> {
+        self.reach(&Side::of(v)?)
+    }
+
     /// What `side`'s version reaches from the root, worked out once; None without a root.
     fn reach(&self, side: &Side<'p>) -> Option<&Reach<'p>> {
         let schema: &'p Schema = side.schema;
         let root = self.root.as_deref()?;
         Some(
             self.reach
-                .get(side.id())?
+                .get(self.slot(side))?
                 .get_or_init(|| Reach::of(&schema.content, root)),
         )
     }
@@ -257,7 +282,7 @@ impl<'p> Units<'p> {
         let schema: &'p Schema = side.schema;
         Some(
             self.index
-                .get(side.id())?
+                .get(self.slot(side))?
                 .get_or_init(|| Index::of(&schema.content)),
         )
     }
@@ -313,7 +338,7 @@ impl<'p> Units<'p> {
         let schema: &'p Schema = side.schema;
         let at = self
             .located
-            .get(side.id())?
+            .get(self.slot(side))?
             .get_or_init(|| self.table(side));
         let parent = || match at.get(&item.parent?)? {
             Place::Failing(i) => Some(*i as usize),
