@@ -63,7 +63,10 @@ pub fn run(cli: Cli) -> Result<i32> {
     protolapse::schema::store::configure(!cli.global.no_cache, |why| {
         eprintln!("warning: {}", protolapse::sanitize::line(why));
     });
-    dispatch(cli).map(|passed| if passed { 0 } else { 1 })
+    let result = dispatch(cli);
+    // What the run keeps for the next is written before it exits.
+    protolapse::schema::store::finish();
+    result.map(|passed| if passed { 0 } else { 1 })
 }
 
 /// The one dispatch: each command, from its arguments to printed output. Ok(false) when a

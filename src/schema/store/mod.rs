@@ -16,6 +16,7 @@
 //! written turns the store off with one warning; the command goes on uncached.
 
 mod entry;
+mod later;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -49,6 +50,8 @@ pub struct Store {
     /// Of `counters.written_bytes`, what a settle has already counted.
     settled_bytes: AtomicU64,
     pub counters: Counters,
+    /// Entries written on the store's own thread (see [`Store::put_later`]).
+    later: later::Later,
 }
 
 /// What a run did with the store (for `bench`).
@@ -160,6 +163,14 @@ pub fn global() -> Option<Arc<Store>> {
         .clone()
 }
 
+/// Waits for what the store of this process still has to write (see [`Store::put_later`]):
+/// what a command calls before it exits. Nothing when the store was not opened.
+pub fn finish() {
+    if let Some(Some(store)) = GLOBAL.get().and_then(|g| g.store.get()) {
+        store.wait();
+    }
+}
+
 impl Store {
     /// Opens (creating it) the store at `root`; fails when the folder cannot be created or
     /// written.
@@ -178,6 +189,7 @@ impl Store {
             wrote: AtomicBool::new(false),
             settled_bytes: AtomicU64::new(0),
             counters: Counters::default(),
+            later: later::Later::default(),
         })
     }
 
@@ -287,7 +299,14 @@ impl Store {
     /// brought back under its cap. The folder is listed only when the size last counted plus
     /// what was written since passes the cap (a cache of thousands of entries took a
     /// directory listing and a `stat` per entry after every run that wrote one).
+    /// While queued entries are being written, their writer settles when done.
     pub fn settle(&self) {
+        if !self.writing() {
+            self.settle_now();
+        }
+    }
+
+    fn settle_now(&self) {
         if !self.wrote.load(Ordering::Relaxed) {
             return;
         }
@@ -405,5 +424,31 @@ mod tests {
         let usage = store.usage();
         assert!(usage.bytes <= 10_000 && usage.entries < 11, "{usage:?}");
         assert_eq!(store.counted(), Some((usage.bytes, 0)));
+    }
+
+    /// Entries put for later are written by the store's thread: a `wait` returns once all
+    /// are there, readable and counted (the writer settles when its queue is empty), and a
+    /// settle called while they are being written leaves the count to the writer.
+    #[test]
+    fn entries_put_for_later_are_all_written_and_counted_when_waited_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open(dir.path(), 1 << 20).unwrap());
+        for k in 0..40u8 {
+            store.put_later(Kind::Changes, &[k; 32], vec![k; 100 + usize::from(k)]);
+        }
+        store.settle();
+        store.wait();
+        for k in 0..40u8 {
+            assert_eq!(
+                store.get(Kind::Changes, &[k; 32]),
+                Some(vec![k; 100 + usize::from(k)]),
+                "entry {k}"
+            );
+        }
+        assert_eq!(store.usage().entries, 40);
+        assert_eq!(
+            store.counted().map(|(bytes, _)| bytes),
+            Some(store.usage().bytes)
+        );
     }
 }
