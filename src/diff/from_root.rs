@@ -237,16 +237,7 @@ pub fn pair_reached<'a>(
     ra: &Reach<'a>,
     rb: &Reach<'a>,
 ) -> Pairing<'a> {
-    let mut p = Pairing {
-        old,
-        new,
-        root: Some(root.to_string()),
-        files: Vec::new(),
-        messages: Vec::new(),
-        enums: Vec::new(),
-        services: Vec::new(),
-        extensions: Vec::new(),
-    };
+    let mut p = Pairing::rooted(root, old, new);
     let mut seen_pairs = HashSet::new();
     let mut reached_old = vec![false; ra.nodes.len()];
     let mut reached_new = vec![false; rb.nodes.len()];

@@ -57,6 +57,22 @@ pub struct Pairing<'a> {
     pub extensions: Vec<Pair<'a, Extension>>,
 }
 
+impl<'a> Pairing<'a> {
+    /// Nothing paired yet, in the scope of what `root` reaches.
+    fn rooted(root: &str, old: &'a Content, new: &'a Content) -> Pairing<'a> {
+        Pairing {
+            old,
+            new,
+            root: Some(root.to_string()),
+            files: Vec::new(),
+            messages: Vec::new(),
+            enums: Vec::new(),
+            services: Vec::new(),
+            extensions: Vec::new(),
+        }
+    }
+}
+
 fn own_file(c: &Content, file: &str) -> bool {
     c.files.get(file).is_some_and(|f| !f.external)
 }
@@ -372,16 +388,7 @@ fn join_renames<'a, T, K: Ord>(
 /// extensions of that message: the pairing of a single declaration's own changes, for its
 /// lifecycle.
 pub fn pair_one<'a>(old: &'a Content, new: &'a Content, name: &str) -> Pairing<'a> {
-    let mut p = Pairing {
-        old,
-        new,
-        root: Some(name.to_string()),
-        files: Vec::new(),
-        messages: Vec::new(),
-        enums: Vec::new(),
-        services: Vec::new(),
-        extensions: Vec::new(),
-    };
+    let mut p = Pairing::rooted(name, old, new);
     push_nodes(&mut p, node(old, name), node(new, name));
     p.extensions = pair_extensions(old, Some(name), new, Some(name), |_, _| true);
     p
