@@ -319,13 +319,28 @@ fn ui(path: &Path, opts: &HistoryOptions, root: Option<String>) -> Result<()> {
         ms(f.browsable)
     );
     println!("history loaded      {:>8.1} ms", ms(f.loaded));
-    match f.policy_ready {
+    let after = |what: &str, d: Option<std::time::Duration>, why: &str| match d {
         Some(d) => println!(
-            "policy view ready   {:>8.1} ms  after the history loaded (every policy × every version, computed ahead)",
+            "{what:<20}{:>8.1} ms  after the history loaded ({why})",
             ms(d)
         ),
-        None => println!("policy view ready   not within the limit"),
-    }
+        None => println!("{what:<20}not within the limit"),
+    };
+    after(
+        "analysis ready",
+        f.analysis_ready,
+        "semver, policy and hazards of every version",
+    );
+    after(
+        "policy view marked",
+        f.policy_marked,
+        "every policy × every version, computed ahead",
+    );
+    after(
+        "policy view ready",
+        f.policy_ready,
+        "and the first violation of each failing cell",
+    );
     println!("key press                          redraw median / max    on screen median / max");
     for p in &f.presses {
         println!(

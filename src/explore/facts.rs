@@ -8,9 +8,9 @@
 
 use rayon::prelude::*;
 
-use crate::judge::Scope;
+use crate::judge::{Comparer, Scope};
 use crate::load::{Project, VersionId, lineage};
-use crate::policy::{self, Policy, SemverVerdict, Settings};
+use crate::policy::{self, Policy, PolicyResult, SemverVerdict, Settings};
 use crate::rules::{Bump, Severity};
 
 /// What is known of one version.
@@ -100,16 +100,24 @@ pub struct PolicyMatrix {
     pub scope: Scope,
     pub level: String,
     pub columns: Vec<PolicyColumn>,
+    /// Whether each failing cell's reason names its first violation; false while those
+    /// are worked out (the marks come first).
+    pub complete: bool,
 }
 
 /// Judges every version with `settings`.
 pub fn analyze(project: &Project, settings: &Settings) -> Facts {
+    analyze_on(&policy::comparer(project, settings), settings)
+}
+
+/// [`analyze`] with a comparer of the settings' scope.
+pub fn analyze_on(cmp: &Comparer<'_>, settings: &Settings) -> Facts {
     let mut out = Facts {
         scope: settings.scope.clone(),
         policy: settings.policy.as_ref().map(|p| p.to_string()),
         ..Facts::default()
     };
-    let analysis = match policy::analyze(project, settings) {
+    let analysis = match policy::analyze_with(cmp, settings) {
         Ok(a) => a,
         Err(e) => {
             out.error = Some(e.to_string());
@@ -142,7 +150,7 @@ pub fn analyze(project: &Project, settings: &Settings) -> Facts {
     out
 }
 
-fn policy_reason(p: &policy::PolicyResult) -> Option<String> {
+fn policy_reason(p: &PolicyResult) -> Option<String> {
     match &p.first_violation {
         Some(v) => Some(format!(
             "{}: {} {} against {} ({} {})",
@@ -164,6 +172,7 @@ pub fn policy_matrix(project: &Project, settings: &Settings) -> PolicyMatrix {
         scope: settings.scope.clone(),
         level: settings.level.as_str().to_string(),
         columns: Vec::new(),
+        complete: true,
     })
 }
 
@@ -175,51 +184,109 @@ pub fn policy_matrix_with(
     settings: &Settings,
     progress: &(dyn Fn(usize, usize) -> bool + Sync),
 ) -> Option<PolicyMatrix> {
+    let cmp = policy::comparer(project, settings);
+    Some(policy_marks(&cmp, settings, progress)?.complete(&cmp))
+}
+
+/// A policy matrix with every cell marked, the first violations of its failing cells not
+/// worked out yet (they read each failing pair's changes: a third of the matrix's cost on a
+/// long history, once its pairs are summarized).
+pub struct Marked {
+    scope: Scope,
+    level: crate::rules::Level,
+    strict: bool,
+    policies: Vec<Policy>,
+    previous: Vec<Option<VersionId>>,
+    earlier: Vec<Vec<VersionId>>,
+    /// Per policy, per version.
+    results: Vec<Vec<PolicyResult>>,
+}
+
+impl Marked {
+    /// The matrix so far (not [`PolicyMatrix::complete`]).
+    pub fn matrix(&self) -> PolicyMatrix {
+        self.build(false)
+    }
+
+    /// The matrix, each failing cell with its first violation, found on every core.
+    pub fn complete(mut self, cmp: &Comparer<'_>) -> PolicyMatrix {
+        let (level, strict) = (self.level, self.strict);
+        let (previous, earlier) = (&self.previous, &self.earlier);
+        self.policies
+            .par_iter()
+            .zip(&mut self.results)
+            .for_each(|(p, r)| {
+                policy::registry::first_violations(cmp, p, level, strict, previous, earlier, r);
+            });
+        self.build(true)
+    }
+
+    fn build(&self, complete: bool) -> PolicyMatrix {
+        PolicyMatrix {
+            scope: self.scope.clone(),
+            level: self.level.as_str().to_string(),
+            columns: self
+                .policies
+                .iter()
+                .zip(&self.results)
+                .map(|(p, r)| column(p, r))
+                .collect(),
+            complete,
+        }
+    }
+}
+
+/// The first step of [`policy_matrix_with`], on a comparer of the settings' scope: every
+/// cell marked.
+pub fn policy_marks(
+    cmp: &Comparer<'_>,
+    settings: &Settings,
+    progress: &(dyn Fn(usize, usize) -> bool + Sync),
+) -> Option<Marked> {
+    let versions = cmp.versions();
     let mut policies: Vec<Policy> = Policy::PLAIN.to_vec();
     if let Some(p) = &settings.policy
         && !policies.contains(p)
     {
         policies.push(p.clone());
     }
-    policies.retain(|p| p.check_versions(&project.versions).is_ok());
-    // The policies' first violations are mostly against one pair per version: compared once.
-    let cmp = policy::comparer(project, settings);
-    let previous = lineage::previous_of_each(&project.versions);
-    let earlier = policy::registry::earlier_of_each(&project.versions);
-    let pairs = policy::registry::pairs_of_all(&project.versions, &policies, &previous, &earlier);
+    policies.retain(|p| p.check_versions(versions).is_ok());
+    let previous = lineage::previous_of_each(versions);
+    let earlier = policy::registry::earlier_of_each(versions);
+    let pairs = policy::registry::pairs_of_all(versions, &policies, &previous, &earlier);
     if !cmp.prefetch_with(pairs, progress) {
         return None;
     }
+    let (level, strict) = (settings.level, settings.strict);
     // Each policy on its own, side by side: the pairs are compared.
-    let columns = policies
+    let results = policies
         .par_iter()
-        .map(|p| {
-            let results = policy::registry::evaluate_each(
-                &cmp,
-                p,
-                settings.level,
-                settings.strict,
-                &previous,
-                &earlier,
-            );
-            // Something was checked (or, for ALLOW_ANY, there was something to allow).
-            let checked = |i: usize, r: &policy::PolicyResult| {
-                r.unjudged() || !r.checked.is_empty() || !r.pass || *p == Policy::AllowAny && i > 0
-            };
-            PolicyColumn {
-                name: p.to_string(),
-                reasons: results.iter().map(policy_reason).collect(),
-                results: results
-                    .iter()
-                    .enumerate()
-                    .map(|(i, r)| checked(i, r).then(|| Mark::of_policy(r)))
-                    .collect(),
-            }
-        })
+        .map(|p| policy::registry::evaluate_each(cmp, p, level, strict, &previous, &earlier, false))
         .collect();
-    Some(PolicyMatrix {
+    Some(Marked {
         scope: settings.scope.clone(),
-        level: settings.level.as_str().to_string(),
-        columns,
+        level,
+        strict,
+        policies,
+        previous,
+        earlier,
+        results,
     })
+}
+
+/// One policy's column of the matrix.
+fn column(p: &Policy, results: &[PolicyResult]) -> PolicyColumn {
+    // Something was checked (or, for ALLOW_ANY, there was something to allow).
+    let checked = |i: usize, r: &PolicyResult| {
+        r.unjudged() || !r.checked.is_empty() || !r.pass || *p == Policy::AllowAny && i > 0
+    };
+    PolicyColumn {
+        name: p.to_string(),
+        reasons: results.iter().map(policy_reason).collect(),
+        results: results
+            .iter()
+            .enumerate()
+            .map(|(i, r)| checked(i, r).then(|| Mark::of_policy(r)))
+            .collect(),
+    }
 }

@@ -170,6 +170,23 @@ pub fn evaluate(
     prev: Option<VersionId>,
     earlier: &[VersionId],
 ) -> PolicyResult {
+    evaluate_as(cmp, policy, level, strict, subject, prev, earlier, true)
+}
+
+/// [`evaluate`]; without `first_violation`, a failing result names the versions it fails
+/// against but not its first violation (which reads the pair's changes: most of the cost of
+/// a history's results once the pairs are summarized).
+#[allow(clippy::too_many_arguments)]
+fn evaluate_as(
+    cmp: &Comparer<'_>,
+    policy: &Policy,
+    level: Level,
+    strict: bool,
+    subject: VersionId,
+    prev: Option<VersionId>,
+    earlier: &[VersionId],
+    first_violation: bool,
+) -> PolicyResult {
     let versions = cmp.versions();
     let mut out = PolicyResult::new(policy, level);
     if let Some(why) = versions
@@ -221,8 +238,10 @@ pub fn evaluate(
             if out.pass {
                 out.pass = false;
                 out.against = Some(name.clone());
-                out.first_violation =
-                    first_violation(cmp, policy, level, strict, j, subject, backward, forward);
+                if first_violation {
+                    out.first_violation =
+                        first_of(cmp, policy, level, strict, j, subject, backward, forward);
+                }
             }
             out.failed_against.push(name.clone());
         } else if out.warnings == 0 && !strict && !matches!(policy, Policy::DenyAll) {
@@ -262,7 +281,7 @@ pub fn violations_against(
 /// The first failure of [`violations_against`], found among the few changes that can be
 /// one (`Comparer::first_changes`).
 #[allow(clippy::too_many_arguments)]
-fn first_violation(
+fn first_of(
     cmp: &Comparer<'_>,
     policy: &Policy,
     level: Level,
@@ -360,12 +379,13 @@ pub fn evaluate_all(
     let versions = cmp.versions();
     let earlier = earlier_of_each(versions);
     cmp.prefetch(pairs(versions, policy, previous, &earlier));
-    evaluate_each(cmp, policy, level, strict, previous, &earlier)
+    evaluate_each(cmp, policy, level, strict, previous, &earlier, true)
 }
 
 /// [`evaluate_all`] once its pairs are compared (see [`pairs_of_all`]), `earlier` being
-/// [`earlier_of_each`]: each version on its own (a failing version lists its first violation,
-/// which compares that pair in full), on every core, in history order.
+/// [`earlier_of_each`]: each version on its own, on every core, in history order. With
+/// `first_violations`, a failing version lists its first violation, which compares that
+/// pair in full; without, [`first_violations`] finds them afterwards.
 pub fn evaluate_each(
     cmp: &Comparer<'_>,
     policy: &Policy,
@@ -373,15 +393,49 @@ pub fn evaluate_each(
     strict: bool,
     previous: &[Option<VersionId>],
     earlier: &[Vec<VersionId>],
+    first_violations: bool,
 ) -> Vec<PolicyResult> {
     let prev = |v: &Loaded| previous.get(v.id.index()).copied().flatten();
     cmp.versions()
         .par_iter()
         .map(|v| {
             let earlier = earlier.get(v.id.index()).map_or(&[][..], Vec::as_slice);
-            evaluate(cmp, policy, level, strict, v.id, prev(v), earlier)
+            evaluate_as(
+                cmp,
+                policy,
+                level,
+                strict,
+                v.id,
+                prev(v),
+                earlier,
+                first_violations,
+            )
         })
         .collect()
+}
+
+/// The first violation of each failing result of [`evaluate_each`] (made without them), in
+/// place, on every core.
+pub fn first_violations(
+    cmp: &Comparer<'_>,
+    policy: &Policy,
+    level: Level,
+    strict: bool,
+    previous: &[Option<VersionId>],
+    earlier: &[Vec<VersionId>],
+    results: &mut [PolicyResult],
+) {
+    results
+        .par_iter_mut()
+        .zip(cmp.versions())
+        .filter(|(r, _)| r.against.is_some() && r.first_violation.is_none())
+        .for_each(|(r, v)| {
+            let i = v.id.index();
+            let prev = previous.get(i).copied().flatten();
+            let earlier = earlier.get(i).map_or(&[][..], Vec::as_slice);
+            r.first_violation =
+                evaluate_as(cmp, policy, level, strict, v.id, prev, earlier, true).first_violation;
+        });
 }
 
 /// For each version, the tags it is checked against by a transitive policy (see

@@ -29,22 +29,26 @@ impl App {
                 scope: root.clone(),
                 ..self.settings.clone()
             };
+            // For a root, the policy view is computed ahead, from the moment the history has
+            // loaded (with the analysis, from the same comparer), so that it is ready when
+            // opened; the whole schema's (no root yet: the finder is open) only when the view
+            // is.
+            let have = self.matrix.as_ref().map(|m| m.scope.clone());
+            let matrix = (self.view == View::Policy || root.root().is_some())
+                && have.as_ref() != Some(&root)
+                && self.asked_matrix.as_ref() != Some(&root);
             let have = self.facts.as_ref().map(|f| f.scope.clone());
             if have.as_ref() != Some(&root) && self.asked_facts.as_ref() != Some(&root) {
                 self.asked_facts = Some(root.clone());
+                if matrix {
+                    self.asked_matrix = Some(root.clone());
+                }
                 self.outbox.push(Request::Facts {
                     project: p.clone(),
-                    settings: settings.clone(),
+                    settings,
+                    with_matrix: matrix,
                 });
-            }
-            // For a root, the policy view is computed ahead, from the moment the history has
-            // loaded (beside the analysis), so that it is ready when opened; the whole
-            // schema's (no root yet: the finder is open) only when the view is.
-            let have = self.matrix.as_ref().map(|m| m.scope.clone());
-            if (self.view == View::Policy || root.root().is_some())
-                && have.as_ref() != Some(&root)
-                && self.asked_matrix.as_ref() != Some(&root)
-            {
+            } else if matrix {
                 self.asked_matrix = Some(root.clone());
                 self.outbox.push(Request::Matrix {
                     project: p.clone(),

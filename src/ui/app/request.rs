@@ -22,9 +22,12 @@ pub enum Request {
         new: Box<Loaded>,
         ignores: crate::judge::Ignores,
     },
+    /// The analysis of every version in the settings' scope (`explore::facts::analyze`),
+    /// and with `with_matrix` the policy matrix of the same scope too, from one comparer.
     Facts {
         project: Arc<Project>,
         settings: Settings,
+        with_matrix: bool,
     },
     Matrix {
         project: Arc<Project>,

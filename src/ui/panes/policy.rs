@@ -18,6 +18,9 @@ use crate::ui::widgets::text::{fit, short_name, width};
 pub struct PolicyPane<'a>(pub &'a App);
 
 /// What the line under the matrix says while the policies of `scope` are evaluated.
+/// The reason line of a failing cell while the matrix's first violations are worked out.
+const WORKING_OUT: &str = "finding the first change that fails it…";
+
 fn progress_note(app: &App, scope: &crate::judge::Scope) -> String {
     match &app.matrix_progress {
         Some(MatrixProgress::Running {
@@ -224,8 +227,11 @@ impl Widget for &PolicyPane<'_> {
                     p.results.get(nav.row).copied().flatten(),
                     Some(Mark::Fail | Mark::NotJudged)
                 );
+                let reason = p.reasons.get(nav.row).cloned().flatten();
+                // The marks come before the first violations that explain them.
+                let pending = matrix.is_some_and(|m| !m.complete);
                 failed
-                    .then(|| p.reasons.get(nav.row).cloned().flatten())
+                    .then(|| reason.or_else(|| pending.then(|| WORKING_OUT.to_string())))
                     .flatten()
             })
         };

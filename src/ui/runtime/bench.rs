@@ -39,12 +39,39 @@ pub struct Figures {
     pub browsable: Duration,
     /// Every version loaded (the history is open).
     pub loaded: Duration,
-    /// The policy view's matrix for the root computed (ahead of opening the view), since
-    /// `loaded`; None if it did not arrive within the limit.
+    /// Since `loaded`: the analysis of the root's scope on screen (the versions pane's
+    /// marks); the policy view's matrix for the root (computed ahead of opening the view)
+    /// with every cell marked; and complete, each failing cell's first violation found.
+    /// None if it did not arrive within the limit.
+    pub analysis_ready: Option<Duration>,
+    pub policy_marked: Option<Duration>,
     pub policy_ready: Option<Duration>,
     pub versions: usize,
     pub root: Option<String>,
     pub presses: Vec<Press>,
+}
+
+/// When, since the history loaded, the root's analysis arrived, and its policy matrix
+/// (asked for as soon as the history is open) marked, then complete.
+#[derive(Default)]
+struct Arrivals {
+    facts: Option<Duration>,
+    marked: Option<Duration>,
+    complete: Option<Duration>,
+}
+
+impl Arrivals {
+    fn note(&mut self, app: &App, t: Duration) {
+        if app.facts.as_ref().is_some_and(|f| f.scope == app.scope()) {
+            self.facts.get_or_insert(t);
+        }
+        if let Some(m) = app.matrix.as_ref().filter(|m| m.scope == app.scope()) {
+            self.marked.get_or_insert(t);
+            if m.complete {
+                self.complete.get_or_insert(t);
+            }
+        }
+    }
 }
 
 fn browsable(app: &App) -> bool {
@@ -125,6 +152,7 @@ pub fn measure(
     let mut d = Driver { rt };
     let mut loaded = None;
     let mut graph_visible = None;
+    let mut since = Arrivals::default();
     let limit = Duration::from_secs(600);
     let graph_shown = |a: &App| match &a.root {
         Some(_) => a.current().is_some(),
@@ -135,6 +163,9 @@ pub fn measure(
         if loaded.is_none() && d.rt.app.project.is_some() {
             loaded = Some(started.elapsed());
         }
+        if let Some(l) = loaded {
+            since.note(&d.rt.app, started.elapsed().saturating_sub(l));
+        }
         if graph_visible.is_none() && graph_shown(&d.rt.app) {
             graph_visible = Some(started.elapsed());
         }
@@ -142,11 +173,10 @@ pub fn measure(
     let browsable_at = started.elapsed();
     let loaded = loaded.unwrap_or(browsable_at);
     let graph_visible = graph_visible.unwrap_or(browsable_at);
-    let matrix_here = |a: &App| a.matrix.as_ref().is_some_and(|m| m.scope == a.scope());
-    while !matrix_here(&d.rt.app) && started.elapsed() < limit {
+    while since.complete.is_none() && started.elapsed() < limit {
         d.rt.pump(Duration::from_millis(1))?;
+        since.note(&d.rt.app, started.elapsed().saturating_sub(loaded));
     }
-    let policy_ready = matrix_here(&d.rt.app).then(|| started.elapsed().saturating_sub(loaded));
     let app = &d.rt.app;
     let versions = app.versions.len();
     let root = app.root.clone();
@@ -247,7 +277,9 @@ pub fn measure(
         graph_visible,
         browsable: browsable_at,
         loaded,
-        policy_ready,
+        analysis_ready: since.facts,
+        policy_marked: since.marked,
+        policy_ready: since.complete,
         versions,
         root,
         presses,

@@ -10,9 +10,11 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError, RwLock};
 
 use crate::explore::Comparison;
-use crate::explore::facts;
+use crate::explore::facts::{self, Marked};
 use crate::explore::names::Index;
+use crate::judge::Comparer;
 
+use crate::policy::Settings;
 use crate::ui::app::Request;
 use crate::ui::app::action::{Action, Found, FoundSet, MatrixProgress};
 
@@ -50,6 +52,13 @@ impl Inbox {
             .push_back(a);
     }
 
+    pub fn extend(&self, a: impl IntoIterator<Item = Action>) {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend(a);
+    }
+
     pub fn drain(&self) -> Vec<Action> {
         self.0
             .lock()
@@ -59,9 +68,26 @@ impl Inbox {
     }
 }
 
-/// Runs a request to its result. Blocking.
-pub fn execute(req: Request, names: &RwLock<Index>) -> Action {
-    execute_with(req, names, &Progress::NONE)
+/// Runs a request to its results (what it reported on the way, then what it returned), in
+/// order. Blocking.
+pub fn execute(req: Request, names: &RwLock<Index>) -> Vec<Action> {
+    let reported = Mutex::new(Vec::new());
+    let report = |a: Action| {
+        reported
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(a)
+    };
+    let progress = Progress {
+        report: &report,
+        wanted: &|| true,
+    };
+    let last = execute_with(req, names, &progress);
+    let mut out = reported
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    out.extend(last);
+    out
 }
 
 /// Where a long request reports how far it is, and asks whether it is still wanted.
@@ -70,19 +96,16 @@ pub struct Progress<'a> {
     pub wanted: &'a (dyn Fn() -> bool + Sync),
 }
 
-impl Progress<'static> {
-    /// Reports nothing; always wanted.
-    pub const NONE: Progress<'static> = Progress {
-        report: &|_| {},
-        wanted: &|| true,
-    };
-}
-
-/// [`execute`], handing progress to `progress` (the policy matrix's pairs compared so far);
-/// when it is no longer wanted (a newer request is waiting) the work stops early and the
-/// result says it was cancelled.
-pub fn execute_with(req: Request, names: &RwLock<Index>, progress: &Progress<'_>) -> Action {
-    match req {
+/// [`execute`], handing progress to `progress` (the policy matrix's pairs compared so far,
+/// and a result ready before the last); when it is no longer wanted (a newer request is
+/// waiting) the work stops early and the result says it was cancelled. Returns the last
+/// result, if it was not reported.
+pub fn execute_with(
+    req: Request,
+    names: &RwLock<Index>,
+    progress: &Progress<'_>,
+) -> Option<Action> {
+    Some(match req {
         Request::Compare {
             key,
             old,
@@ -94,28 +117,31 @@ pub fn execute_with(req: Request, names: &RwLock<Index>, progress: &Progress<'_>
             &key.2,
             &ignores,
         ))),
-        Request::Facts { project, settings } => {
-            Action::Facts(Arc::new(facts::analyze(&project, &settings)))
+        Request::Facts {
+            project,
+            settings,
+            with_matrix,
+        } => {
+            let cmp = crate::policy::comparer(&project, &settings);
+            let analysis = || Action::Facts(Arc::new(facts::analyze_on(&cmp, &settings)));
+            if !with_matrix {
+                return Some(analysis());
+            }
+            // One comparer for both, each step on every core: the matrix's marks (the pairs
+            // they summarize, the analysis reads again), the analysis, then the first
+            // violations of the matrix's failing cells.
+            let Some(marked) = marks(&cmp, &settings, progress) else {
+                return Some(analysis());
+            };
+            (progress.report)(Action::Matrix(Arc::new(marked.matrix())));
+            (progress.report)(analysis());
+            Action::Matrix(Arc::new(marked.complete(&cmp)))
         }
         Request::Matrix { project, settings } => {
-            let scope = settings.scope.clone();
-            // One report per percent: a hundred redraws at most.
-            let last = AtomicUsize::new(usize::MAX);
-            let each = |done: usize, total: usize| {
-                let pct = (done * 100).checked_div(total).unwrap_or(100);
-                if last.swap(pct, Ordering::Relaxed) != pct {
-                    (progress.report)(Action::MatrixProgress(MatrixProgress::Running {
-                        scope: scope.clone(),
-                        done,
-                        total,
-                    }));
-                }
-                (progress.wanted)()
-            };
-            match facts::policy_matrix_with(&project, &settings, &each) {
-                Some(m) => Action::Matrix(Arc::new(m)),
-                None => Action::MatrixProgress(MatrixProgress::Cancelled(scope)),
-            }
+            let cmp = crate::policy::comparer(&project, &settings);
+            let marked = marks(&cmp, &settings, progress)?;
+            (progress.report)(Action::Matrix(Arc::new(marked.matrix())));
+            Action::Matrix(Arc::new(marked.complete(&cmp)))
         }
         Request::Lifecycle { project, container } => Action::Lifecycle(Arc::new(
             crate::policy::lifecycle(&project.versions, &container),
@@ -158,7 +184,31 @@ pub fn execute_with(req: Request, names: &RwLock<Index>, progress: &Progress<'_>
                 indexed: index.versions,
             })
         }
+    })
+}
+
+/// The policy matrix of `cmp`'s scope with every cell marked, with progress reported; None
+/// when a newer request stopped it (which is then reported).
+fn marks(cmp: &Comparer<'_>, settings: &Settings, progress: &Progress<'_>) -> Option<Marked> {
+    let scope = settings.scope.clone();
+    // One report per percent: a hundred redraws at most.
+    let last = AtomicUsize::new(usize::MAX);
+    let each = |done: usize, total: usize| {
+        let pct = (done * 100).checked_div(total).unwrap_or(100);
+        if last.swap(pct, Ordering::Relaxed) != pct {
+            (progress.report)(Action::MatrixProgress(MatrixProgress::Running {
+                scope: scope.clone(),
+                done,
+                total,
+            }));
+        }
+        (progress.wanted)()
+    };
+    let marked = facts::policy_marks(cmp, settings, &each);
+    if marked.is_none() {
+        (progress.report)(Action::MatrixProgress(MatrixProgress::Cancelled(scope)));
     }
+    marked
 }
 
 /// The message of a caught panic.
@@ -227,13 +277,14 @@ impl Worker {
                     let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         execute_with(req, &names, &progress)
                     }));
-                    inbox.push(match done {
+                    let last = match done {
                         Ok(a) => a,
-                        Err(e) => Action::Failed(format!(
+                        Err(e) => Some(Action::Failed(format!(
                             "internal error in the {what} worker: {}; please report it",
                             panic_text(&e)
-                        )),
-                    });
+                        ))),
+                    };
+                    inbox.extend(last);
                     if tx.send(Event::Ready(who)).is_err() {
                         return;
                     }

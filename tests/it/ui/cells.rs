@@ -155,7 +155,9 @@ fn repository_text_is_sanitized() {
         for _ in 0..20 {
             let reqs: Vec<_> = app.outbox.drain(..).collect();
             for r in reqs {
-                app.update(execute(r, &names));
+                for a in execute(r, &names) {
+                    app.update(a);
+                }
             }
         }
     }
@@ -165,7 +167,9 @@ fn repository_text_is_sanitized() {
         for _ in 0..20 {
             let reqs: Vec<_> = app.outbox.drain(..).collect();
             for r in reqs {
-                app.update(execute(r, &names));
+                for a in execute(r, &names) {
+                    app.update(a);
+                }
             }
         }
         let buf = buffer(&app);
@@ -189,7 +193,9 @@ fn cmd_local(app: &mut App, names: &RwLock<Index>) {
     for _ in 0..20 {
         let reqs: Vec<_> = app.outbox.drain(..).collect();
         for r in reqs {
-            app.update(execute(r, names));
+            for a in execute(r, names) {
+                app.update(a);
+            }
         }
     }
 }

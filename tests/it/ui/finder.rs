@@ -66,7 +66,9 @@ impl Ui {
                 return;
             }
             for r in reqs {
-                self.app.update(execute(r, &self.names));
+                for a in execute(r, &self.names) {
+                    self.app.update(a);
+                }
             }
         }
         panic!("the app keeps asking");

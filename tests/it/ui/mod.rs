@@ -69,7 +69,9 @@ fn settle(app: &mut App) {
             return;
         }
         for r in reqs {
-            app.update(execute(r, names));
+            for a in execute(r, names) {
+                app.update(a);
+            }
         }
     }
     panic!("the app keeps asking");

@@ -74,7 +74,9 @@ fn a_proof_for_another_selection_is_never_shown() {
     assert_eq!(checksum.len(), 1);
     assert_ne!(checksum[0].0, crew[0].0, "keyed by the change");
     let (crew_key, crew_req) = crew.remove(0);
-    app.update(execute(crew_req, names));
+    for a in execute(crew_req, names) {
+        app.update(a);
+    }
     let s = section(&app);
     assert!(s.contains("round trip  proving…"), "{s}");
     assert!(!s.contains("crew_code: "), "a stale proof shown:\n{s}");
@@ -84,7 +86,9 @@ fn a_proof_for_another_selection_is_never_shown() {
     );
 
     // Checksum's own arrives and shows.
-    app.update(execute(checksum.remove(0).1, names));
+    for a in execute(checksum.remove(0).1, names) {
+        app.update(a);
+    }
     let s = section(&app);
     assert!(!s.contains("proving…") && s.contains("checksum: "), "{s}");
 

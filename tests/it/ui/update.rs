@@ -353,11 +353,46 @@ fn the_policy_view_never_shows_another_roots_results() {
     );
     assert!(!screen.contains("FlightPath"), "{screen}");
     assert!(!screen.contains('✓') && !screen.contains('✗'), "{screen}");
+    // One request for both, worked out on one comparer: the analysis and the matrix.
+    let [facts] = asked
+        .iter()
+        .filter(|r| matches!(r, Request::Facts { .. } | Request::Matrix { .. }))
+        .collect::<Vec<_>>()[..]
+    else {
+        panic!("one request for the analysis and the matrix: {asked:?}");
+    };
+    assert!(matches!(
+        facts,
+        Request::Facts {
+            with_matrix: true,
+            ..
+        }
+    ));
+    let reports = std::sync::Mutex::new(Vec::new());
+    let report = |a: Action| reports.lock().unwrap().push(a);
+    let progress = Progress {
+        report: &report,
+        wanted: &|| true,
+    };
+    let last = execute_with(facts.clone(), names, &progress);
+    let mut done = reports.into_inner().unwrap();
+    done.extend(last);
+    // In order: progress, the matrix with its cells marked, the analysis, the matrix with
+    // the first violations of its failing cells.
+    let kind = |a: &Action| match a {
+        Action::MatrixProgress(MatrixProgress::Running { .. }) => "running",
+        Action::Matrix(m) if m.complete => "complete",
+        Action::Matrix(_) => "marked",
+        Action::Facts(_) => "facts",
+        _ => "other",
+    };
+    let mut kinds: Vec<&str> = done.iter().map(kind).collect();
+    kinds.dedup();
+    assert_eq!(kinds, ["running", "marked", "facts", "complete"]);
+    let take = |k: &str| done.iter().find(|a| kind(a) == k).cloned().expect(k);
     // The analysis arrives, then the old root's matrix (a computation that was under way):
     // the old columns stay off the screen.
-    for r in asked.iter().filter(|r| matches!(r, Request::Facts { .. })) {
-        app.update(execute(r.clone(), names));
-    }
+    app.update(take("facts"));
     let stale = Request::Matrix {
         project: app.project.clone().expect("loaded"),
         settings: protolapse::policy::Settings {
@@ -365,7 +400,9 @@ fn the_policy_view_never_shows_another_roots_results() {
             ..app.settings.clone()
         },
     };
-    app.update(execute(stale, names));
+    for a in execute(stale, names) {
+        app.update(a);
+    }
     app.outbox.clear();
     let screen = text(&app);
     assert!(
@@ -375,44 +412,70 @@ fn the_policy_view_never_shows_another_roots_results() {
     assert!(!screen.contains("BACK_TR"), "{screen}");
     assert!(screen.contains("evaluating every policy"), "{screen}");
     // The new root's matrix, with its progress on screen on the way.
-    let matrix = asked
-        .iter()
-        .find(|r| matches!(r, Request::Matrix { .. }))
-        .expect("the matrix is asked for")
-        .clone();
-    let reports = std::sync::Mutex::new(Vec::new());
-    let report = |a: Action| reports.lock().unwrap().push(a);
-    let progress = Progress {
-        report: &report,
-        wanted: &|| true,
-    };
-    let done = execute_with(matrix.clone(), names, &progress);
-    let reports = reports.into_inner().unwrap();
-    let running = reports
-        .iter()
-        .find(|a| matches!(a, Action::MatrixProgress(MatrixProgress::Running { .. })))
-        .expect("progress is reported")
-        .clone();
-    app.update(running);
+    app.update(take("running"));
     let screen = text(&app);
     assert!(
         screen.contains("distinct pairs of versions compared"),
         "{screen}"
     );
-    app.update(done);
+    // Its marks, then why a failing cell fails.
+    let matrix = |k: &str| match take(k) {
+        Action::Matrix(m) => m,
+        _ => unreachable!("{k} is a matrix"),
+    };
+    let marked = matrix("marked");
+    let failing = marked.columns.iter().enumerate().find_map(|(c, col)| {
+        let row = col
+            .results
+            .iter()
+            .position(|m| *m == Some(protolapse::explore::facts::Mark::Fail))?;
+        Some((c, row))
+    });
+    let (col, row) = failing.expect("a policy fails some version from FlightService");
+    app.update(Action::Matrix(marked.clone()));
+    app.policy_nav.row = row;
+    app.policy_nav.col = col + 1;
     let screen = text(&app);
     assert!(
         screen.contains("BACK_TR") && screen.contains('✓'),
         "{screen}"
     );
     assert!(!screen.contains("evaluating"), "{screen}");
-    // A computation no longer wanted stops and says so.
+    assert!(
+        screen.contains("finding the first change that fails it"),
+        "{screen}"
+    );
+    app.update(take("complete"));
+    let screen = text(&app);
+    assert!(!screen.contains("finding the first change"), "{screen}");
+    let complete = matrix("complete");
+    let reason = complete.columns[col].reasons[row]
+        .clone()
+        .expect("a reason");
+    let shown: String = reason.chars().take(30).collect();
+    assert!(screen.contains(&shown), "{shown} in {screen}");
+    // The marks are the complete matrix's.
+    let marks = |m: &protolapse::explore::facts::PolicyMatrix| {
+        m.columns
+            .iter()
+            .map(|c| c.results.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(marks(&marked), marks(&complete));
+    // A computation no longer wanted stops and says so; the analysis is still answered.
+    let reports = std::sync::Mutex::new(Vec::new());
+    let report = |a: Action| reports.lock().unwrap().push(a);
     let stopped = Progress {
-        report: &|_| {},
+        report: &report,
         wanted: &|| false,
     };
-    assert!(matches!(
-        execute_with(matrix, names, &stopped),
-        Action::MatrixProgress(MatrixProgress::Cancelled(_))
-    ));
+    let last = execute_with(facts.clone(), names, &stopped);
+    let mut done = reports.into_inner().unwrap();
+    done.extend(last);
+    assert!(
+        done.iter()
+            .any(|a| matches!(a, Action::MatrixProgress(MatrixProgress::Cancelled(_))))
+    );
+    assert!(done.iter().any(|a| matches!(a, Action::Facts(_))));
+    assert!(!done.iter().any(|a| matches!(a, Action::Matrix(_))));
 }
