@@ -160,24 +160,11 @@ pub fn earlier_tags(versions: &[Loaded], id: VersionId, releases_only: bool) -> 
 }
 
 /// Evaluates `policy` for version `subject`, whose previous relevant version is `prev` and
-/// which comes after `earlier` (history order).
-pub fn evaluate(
-    cmp: &Comparer<'_>,
-    policy: &Policy,
-    level: Level,
-    strict: bool,
-    subject: VersionId,
-    prev: Option<VersionId>,
-    earlier: &[VersionId],
-) -> PolicyResult {
-    evaluate_as(cmp, policy, level, strict, subject, prev, earlier, true)
-}
-
-/// [`evaluate`]; without `first_violation`, a failing result names the versions it fails
-/// against but not its first violation (which reads the pair's changes: most of the cost of
-/// a history's results once the pairs are summarized).
+/// which comes after `earlier` (history order). Without `first_violation`, a failing result
+/// names the versions it fails against but not its first violation (which reads the pair's
+/// changes: most of the cost of a history's results once the pairs are summarized).
 #[allow(clippy::too_many_arguments)]
-fn evaluate_as(
+pub fn evaluate(
     cmp: &Comparer<'_>,
     policy: &Policy,
     level: Level,
@@ -400,7 +387,7 @@ pub fn evaluate_each(
         .par_iter()
         .map(|v| {
             let earlier = earlier.get(v.id.index()).map_or(&[][..], Vec::as_slice);
-            evaluate_as(
+            evaluate(
                 cmp,
                 policy,
                 level,
@@ -434,7 +421,7 @@ pub fn first_violations(
             let prev = previous.get(i).copied().flatten();
             let earlier = earlier.get(i).map_or(&[][..], Vec::as_slice);
             r.first_violation =
-                evaluate_as(cmp, policy, level, strict, v.id, prev, earlier, true).first_violation;
+                evaluate(cmp, policy, level, strict, v.id, prev, earlier, true).first_violation;
         });
 }
 
