@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use crate::judge::{Comparer, Scope};
 use crate::load::{Project, VersionId, lineage};
+use crate::policy::registry::Evaluation;
 use crate::policy::{self, Policy, PolicyResult, SemverVerdict, Settings};
 use crate::rules::{Bump, Severity};
 
@@ -210,14 +211,17 @@ impl Marked {
 
     /// The matrix, each failing cell with its first violation, found on every core.
     pub fn complete(mut self, cmp: &Comparer<'_>) -> PolicyMatrix {
-        let (level, strict) = (self.level, self.strict);
-        let (previous, earlier) = (&self.previous, &self.earlier);
+        let evaluation = Evaluation {
+            cmp,
+            level: self.level,
+            strict: self.strict,
+            previous: &self.previous,
+            earlier: &self.earlier,
+        };
         self.policies
             .par_iter()
             .zip(&mut self.results)
-            .for_each(|(p, r)| {
-                policy::registry::first_violations(cmp, p, level, strict, previous, earlier, r);
-            });
+            .for_each(|(p, r)| evaluation.first_violations(p, r));
         self.build(true)
     }
 
@@ -257,16 +261,22 @@ pub fn policy_marks(
     if !cmp.prefetch_with(pairs, progress) {
         return None;
     }
-    let (level, strict) = (settings.level, settings.strict);
+    let evaluation = Evaluation {
+        cmp,
+        level: settings.level,
+        strict: settings.strict,
+        previous: &previous,
+        earlier: &earlier,
+    };
     // Each policy on its own, side by side: the pairs are compared.
     let results = policies
         .par_iter()
-        .map(|p| policy::registry::evaluate_each(cmp, p, level, strict, &previous, &earlier, false))
+        .map(|p| evaluation.each(p, false))
         .collect();
     Some(Marked {
         scope: settings.scope.clone(),
-        level,
-        strict,
+        level: settings.level,
+        strict: settings.strict,
         policies,
         previous,
         earlier,

@@ -21,7 +21,6 @@ use crate::load::{Loaded, VersionId};
 use crate::rules::{Change, Severity};
 
 pub use policy::{Level, Policy};
-use violations::first_of;
 pub use violations::violations_against;
 
 /// Which way data flows in a violation.
@@ -162,93 +161,132 @@ pub fn earlier_tags(versions: &[Loaded], id: VersionId, releases_only: bool) -> 
         .collect()
 }
 
-/// Evaluates `policy` for version `subject`, whose previous relevant version is `prev` and
-/// which comes after `earlier` (history order). Without `first_violation`, a failing result
-/// names the versions it fails against but not its first violation (which reads the pair's
-/// changes: most of the cost of a history's results once the pairs are summarized).
-#[allow(clippy::too_many_arguments)]
-pub fn evaluate(
-    cmp: &Comparer<'_>,
-    policy: &Policy,
-    level: Level,
-    strict: bool,
-    subject: VersionId,
-    prev: Option<VersionId>,
-    earlier: &[VersionId],
-    first_violation: bool,
-) -> PolicyResult {
-    let versions = cmp.versions();
-    let mut out = PolicyResult::new(policy, level);
-    if let Some(why) = versions
-        .get(subject.index())
-        .and_then(|v| cmp.scope().not_judged(v, &[]))
-    {
-        out.pass = false;
-        out.note = Some(format!("{NOT_JUDGED}: {why}"));
-        out.not_judged = Some(why);
-        return out;
-    }
-    let reqs = requirements(policy, versions, prev, earlier);
-    if reqs.is_empty() {
-        out.note = Some(match policy {
-            Policy::AllowAny => "any change is allowed".into(),
-            Policy::BackwardTill(_)
-            | Policy::ForwardTill(_)
-            | Policy::BackwardTillAndForwardTill(..) => {
-                "no earlier version in the policy's window".into()
-            }
-            _ => "no earlier version to check against".into(),
-        });
-        return out;
-    }
-    let l = level.index();
-    for (j, backward, forward) in reqs {
-        let name = &versions[j.index()].version.name;
-        let Some(s) = cmp.summary(j, subject) else {
-            continue;
-        };
-        out.checked.push(name.clone());
-        if s.not_judged > 0 && out.not_judged.is_none() {
-            let n = s.not_judged;
-            out.not_judged = Some(format!(
-                "{n} change{} against {name} could not be judged (a file did not compile)",
-                if n == 1 { "" } else { "s" }
-            ));
+/// A policy's evaluation over one history, all but the policy: the comparer, the level and
+/// strictness, each version's previous relevant version and the tags before it
+/// ([`earlier_of_each`]).
+#[derive(Clone, Copy)]
+pub struct Evaluation<'a, 'p> {
+    pub cmp: &'a Comparer<'p>,
+    pub level: Level,
+    pub strict: bool,
+    pub previous: &'a [Option<VersionId>],
+    pub earlier: &'a [Vec<VersionId>],
+}
+
+impl Evaluation<'_, '_> {
+    /// Evaluates `policy` for version `subject`. Without `first_violation`, a failing result
+    /// names the versions it fails against but not its first violation (which reads the
+    /// pair's changes: most of the cost of a history's results once the pairs are
+    /// summarized).
+    pub fn version(
+        &self,
+        policy: &Policy,
+        subject: VersionId,
+        first_violation: bool,
+    ) -> PolicyResult {
+        let Evaluation {
+            cmp, level, strict, ..
+        } = *self;
+        let prev = self.previous.get(subject.index()).copied().flatten();
+        let earlier = self
+            .earlier
+            .get(subject.index())
+            .map_or(&[][..], Vec::as_slice);
+        let versions = cmp.versions();
+        let mut out = PolicyResult::new(policy, level);
+        if let Some(why) = versions
+            .get(subject.index())
+            .and_then(|v| cmp.scope().not_judged(v, &[]))
+        {
+            out.pass = false;
+            out.note = Some(format!("{NOT_JUDGED}: {why}"));
+            out.not_judged = Some(why);
+            return out;
         }
-        let dirs = [(backward, 0), (forward, 1)];
-        let fails = if matches!(policy, Policy::DenyAll) {
-            s.changed
-        } else {
-            dirs.iter().any(|&(on, d)| {
-                on && (s.worst[l][d] == Severity::Breaking
-                    || (strict && s.worst[l][d] > Severity::Safe))
-            })
-        };
-        if fails {
-            if out.pass {
-                out.pass = false;
-                out.against = Some(name.clone());
-                if first_violation {
-                    out.first_violation =
-                        first_of(cmp, policy, level, strict, j, subject, backward, forward);
+        let reqs = requirements(policy, versions, prev, earlier);
+        if reqs.is_empty() {
+            out.note = Some(match policy {
+                Policy::AllowAny => "any change is allowed".into(),
+                Policy::BackwardTill(_)
+                | Policy::ForwardTill(_)
+                | Policy::BackwardTillAndForwardTill(..) => {
+                    "no earlier version in the policy's window".into()
                 }
-            }
-            out.failed_against.push(name.clone());
-        } else if out.warnings == 0 && !strict && !matches!(policy, Policy::DenyAll) {
-            out.warnings = dirs
-                .iter()
-                .filter(|(on, _)| *on)
-                .map(|&(_, d)| s.warnings[l][d] as usize)
-                .sum();
+                _ => "no earlier version to check against".into(),
+            });
+            return out;
         }
+        let l = level.index();
+        for (j, backward, forward) in reqs {
+            let name = &versions[j.index()].version.name;
+            let Some(s) = cmp.summary(j, subject) else {
+                continue;
+            };
+            out.checked.push(name.clone());
+            if s.not_judged > 0 && out.not_judged.is_none() {
+                let n = s.not_judged;
+                out.not_judged = Some(format!(
+                    "{n} change{} against {name} could not be judged (a file did not compile)",
+                    if n == 1 { "" } else { "s" }
+                ));
+            }
+            let dirs = [(backward, 0), (forward, 1)];
+            let fails = if matches!(policy, Policy::DenyAll) {
+                s.changed
+            } else {
+                dirs.iter().any(|&(on, d)| {
+                    on && (s.worst[l][d] == Severity::Breaking
+                        || (strict && s.worst[l][d] > Severity::Safe))
+                })
+            };
+            if fails {
+                if out.pass {
+                    out.pass = false;
+                    out.against = Some(name.clone());
+                    if first_violation {
+                        out.first_violation =
+                            self.first_of(policy, (j, subject), backward, forward);
+                    }
+                }
+                out.failed_against.push(name.clone());
+            } else if out.warnings == 0 && !strict && !matches!(policy, Policy::DenyAll) {
+                out.warnings = dirs
+                    .iter()
+                    .filter(|(on, _)| *on)
+                    .map(|&(_, d)| s.warnings[l][d] as usize)
+                    .sum();
+            }
+        }
+        if let Some(why) = &out.not_judged
+            && out.pass
+        {
+            out.pass = false;
+            out.note = Some(format!("{NOT_JUDGED}: {why}"));
+        }
+        out
     }
-    if let Some(why) = &out.not_judged
-        && out.pass
-    {
-        out.pass = false;
-        out.note = Some(format!("{NOT_JUDGED}: {why}"));
+
+    /// [`Evaluation::version`] of every version of the history, on every core, in history
+    /// order, once the pairs are compared (see [`pairs_of_all`]).
+    pub fn each(&self, policy: &Policy, first_violations: bool) -> Vec<PolicyResult> {
+        self.cmp
+            .versions()
+            .par_iter()
+            .map(|v| self.version(policy, v.id, first_violations))
+            .collect()
     }
-    out
+
+    /// The first violation of each failing result of [`Evaluation::each`] (made without
+    /// them), in place, on every core.
+    pub fn first_violations(&self, policy: &Policy, results: &mut [PolicyResult]) {
+        results
+            .par_iter_mut()
+            .zip(self.cmp.versions())
+            .filter(|(r, _)| r.against.is_some() && r.first_violation.is_none())
+            .for_each(|(r, v)| {
+                r.first_violation = self.version(policy, v.id, true).first_violation
+            });
+    }
 }
 
 /// Evaluates `policy` for every version of the history; `previous[i]` is the version `i`
@@ -263,63 +301,14 @@ pub fn evaluate_all(
     let versions = cmp.versions();
     let earlier = earlier_of_each(versions);
     cmp.prefetch(pairs(versions, policy, previous, &earlier));
-    evaluate_each(cmp, policy, level, strict, previous, &earlier, true)
-}
-
-/// [`evaluate_all`] once its pairs are compared (see [`pairs_of_all`]), `earlier` being
-/// [`earlier_of_each`]: each version on its own, on every core, in history order. With
-/// `first_violations`, a failing version lists its first violation, which compares that
-/// pair in full; without, [`first_violations`] finds them afterwards.
-pub fn evaluate_each(
-    cmp: &Comparer<'_>,
-    policy: &Policy,
-    level: Level,
-    strict: bool,
-    previous: &[Option<VersionId>],
-    earlier: &[Vec<VersionId>],
-    first_violations: bool,
-) -> Vec<PolicyResult> {
-    let prev = |v: &Loaded| previous.get(v.id.index()).copied().flatten();
-    cmp.versions()
-        .par_iter()
-        .map(|v| {
-            let earlier = earlier.get(v.id.index()).map_or(&[][..], Vec::as_slice);
-            evaluate(
-                cmp,
-                policy,
-                level,
-                strict,
-                v.id,
-                prev(v),
-                earlier,
-                first_violations,
-            )
-        })
-        .collect()
-}
-
-/// The first violation of each failing result of [`evaluate_each`] (made without them), in
-/// place, on every core.
-pub fn first_violations(
-    cmp: &Comparer<'_>,
-    policy: &Policy,
-    level: Level,
-    strict: bool,
-    previous: &[Option<VersionId>],
-    earlier: &[Vec<VersionId>],
-    results: &mut [PolicyResult],
-) {
-    results
-        .par_iter_mut()
-        .zip(cmp.versions())
-        .filter(|(r, _)| r.against.is_some() && r.first_violation.is_none())
-        .for_each(|(r, v)| {
-            let i = v.id.index();
-            let prev = previous.get(i).copied().flatten();
-            let earlier = earlier.get(i).map_or(&[][..], Vec::as_slice);
-            r.first_violation =
-                evaluate(cmp, policy, level, strict, v.id, prev, earlier, true).first_violation;
-        });
+    let evaluation = Evaluation {
+        cmp,
+        level,
+        strict,
+        previous,
+        earlier: &earlier,
+    };
+    evaluation.each(policy, true)
 }
 
 /// For each version, the tags it is checked against by a transitive policy (see

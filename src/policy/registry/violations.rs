@@ -1,7 +1,7 @@
 //! A policy's violations in a pair's changes: every one (`check`'s gate), or the first (a
 //! history's results), found among the few changes that can be one.
 
-use super::{Direction, Level, Policy, Violation};
+use super::{Direction, Evaluation, Level, Policy, Violation};
 use crate::judge::Comparer;
 use crate::load::VersionId;
 use crate::rules::{Change, RuleId, Severity};
@@ -23,22 +23,23 @@ pub fn violations_against(
     violations_of(cmp, changes, policy, level, strict, old, backward, forward)
 }
 
-/// The first failure of [`violations_against`], found among the few changes that can be
-/// one (`Comparer::first_changes`).
-#[allow(clippy::too_many_arguments)]
-pub(super) fn first_of(
-    cmp: &Comparer<'_>,
-    policy: &Policy,
-    level: Level,
-    strict: bool,
-    old: VersionId,
-    new: VersionId,
-    backward: bool,
-    forward: bool,
-) -> Option<Violation> {
-    let changes = cmp.first_changes(old, new);
-    let (fails, _) = violations_of(cmp, changes, policy, level, strict, old, backward, forward);
-    fails.into_iter().next()
+impl Evaluation<'_, '_> {
+    /// The first failure of [`violations_against`] `old` -> `new`, found among the few
+    /// changes that can be one (`Comparer::first_changes`).
+    pub(super) fn first_of(
+        &self,
+        policy: &Policy,
+        (old, new): (VersionId, VersionId),
+        backward: bool,
+        forward: bool,
+    ) -> Option<Violation> {
+        let Evaluation {
+            cmp, level, strict, ..
+        } = *self;
+        let changes = cmp.first_changes(old, new);
+        let (fails, _) = violations_of(cmp, changes, policy, level, strict, old, backward, forward);
+        fails.into_iter().next()
+    }
 }
 
 /// [`violations_in`] a list of the comparer's, against version `old`.
