@@ -61,6 +61,7 @@ struct Arrivals {
 }
 
 impl Arrivals {
+    /// Notes what is on screen (`rt.on_screen()`) at `t`.
     fn note(&mut self, app: &App, t: Duration) {
         if app.facts.as_ref().is_some_and(|f| f.scope == app.scope()) {
             self.facts.get_or_insert(t);
@@ -94,7 +95,7 @@ impl Driver {
     /// Pumps events until `done` holds (at most `limit`).
     fn until(&mut self, limit: Duration, done: impl Fn(&App) -> bool) -> Result<()> {
         let start = Instant::now();
-        while !done(&self.rt.app) && start.elapsed() < limit {
+        while !(done(&self.rt.app) && self.rt.on_screen()) && start.elapsed() < limit {
             self.rt.pump(Duration::from_millis(5))?;
         }
         Ok(())
@@ -158,15 +159,17 @@ pub fn measure(
         Some(_) => a.current().is_some(),
         None => a.versions.iter().any(|v| v.status() != Status::Pending),
     };
-    while !browsable(&d.rt.app) && started.elapsed() < limit {
+    while !(browsable(&d.rt.app) && d.rt.on_screen()) && started.elapsed() < limit {
         d.rt.pump(Duration::from_millis(1))?;
         if loaded.is_none() && d.rt.app.project.is_some() {
             loaded = Some(started.elapsed());
         }
-        if let Some(l) = loaded {
+        if let Some(l) = loaded
+            && d.rt.on_screen()
+        {
             since.note(&d.rt.app, started.elapsed().saturating_sub(l));
         }
-        if graph_visible.is_none() && graph_shown(&d.rt.app) {
+        if graph_visible.is_none() && graph_shown(&d.rt.app) && d.rt.on_screen() {
             graph_visible = Some(started.elapsed());
         }
     }
@@ -175,7 +178,9 @@ pub fn measure(
     let graph_visible = graph_visible.unwrap_or(browsable_at);
     while since.complete.is_none() && started.elapsed() < limit {
         d.rt.pump(Duration::from_millis(1))?;
-        since.note(&d.rt.app, started.elapsed().saturating_sub(loaded));
+        if d.rt.on_screen() {
+            since.note(&d.rt.app, started.elapsed().saturating_sub(loaded));
+        }
     }
     let app = &d.rt.app;
     let versions = app.versions.len();

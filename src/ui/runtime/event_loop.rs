@@ -4,7 +4,7 @@
 
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, RwLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, anyhow};
 use ratatui::Terminal;
@@ -41,7 +41,14 @@ pub struct Runtime<B: Backend> {
     workers: Workers,
     loader: Inbox,
     dirty: bool,
+    /// When the last frame was drawn: results from the workers and the loader are drawn at
+    /// most once per [`FRAME`] (a computation reports its progress a hundred times; each
+    /// frame rendered takes a core from it), a key press at once.
+    drawn_at: Instant,
 }
+
+/// The shortest time between two frames not asked for by a key press.
+const FRAME: Duration = Duration::from_millis(16);
 
 /// The action an input event means in the app's current context.
 pub fn input_action(app: &App, ev: &CtEvent) -> Option<Action> {
@@ -119,6 +126,7 @@ where
             workers,
             loader: inbox,
             dirty: false,
+            drawn_at: Instant::now(),
         })
     }
 
@@ -157,32 +165,60 @@ where
         true
     }
 
-    /// Waits for an event (at most `timeout`), handles it and every event already queued,
-    /// then redraws if anything changed. Returns false when the loop should stop.
+    /// Waits for an event (at most `timeout`, or until a frame held back is due), handles it
+    /// and every event already queued, then redraws if anything changed: at once after a key
+    /// press, else once a frame's time has passed since the last one. Returns false when the
+    /// loop should stop.
     pub fn pump(&mut self, timeout: Duration) -> Result<bool> {
-        let first = match self.rx.recv_timeout(timeout) {
-            Ok(ev) => ev,
-            Err(RecvTimeoutError::Timeout) => return Ok(!self.app.quit),
-            Err(RecvTimeoutError::Disconnected) => return Ok(false),
+        let wait = match self.frame_due() {
+            Some(due) => due.saturating_duration_since(Instant::now()).min(timeout),
+            None => timeout,
         };
-        let mut go = self.handle(first);
-        while go && !self.app.quit {
-            match self.rx.try_recv() {
-                Ok(ev) => go = self.handle(ev),
-                Err(_) => break,
+        let mut input = false;
+        match self.rx.recv_timeout(wait) {
+            Ok(first) => {
+                input |= matches!(first, Event::Input(_));
+                let mut go = self.handle(first);
+                while go && !self.app.quit {
+                    match self.rx.try_recv() {
+                        Ok(ev) => {
+                            input |= matches!(ev, Event::Input(_));
+                            go = self.handle(ev);
+                        }
+                        Err(_) => break,
+                    }
+                }
+                if !go {
+                    return Ok(false);
+                }
             }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return Ok(false),
         }
-        if !go || self.app.quit {
+        if self.app.quit {
             return Ok(false);
         }
-        self.draw()?;
+        if input || self.frame_due().is_some_and(|due| due <= Instant::now()) {
+            self.draw()?;
+        }
         Ok(true)
+    }
+
+    /// When the frame held back is to be drawn; None when the screen is up to date.
+    fn frame_due(&self) -> Option<Instant> {
+        self.dirty.then(|| self.drawn_at + FRAME)
+    }
+
+    /// Whether what the app holds is on screen (no frame is held back).
+    pub fn on_screen(&self) -> bool {
+        !self.dirty
     }
 
     /// Redraws if something changed since the last frame.
     pub fn draw(&mut self) -> Result<()> {
         if self.dirty {
             self.dirty = false;
+            self.drawn_at = Instant::now();
             let app = &self.app;
             self.terminal
                 .draw(|f| f.render_widget(app, f.area()))
@@ -230,5 +266,58 @@ pub fn load_error(app: &App) -> Option<String> {
     match &app.phase {
         Phase::Failed(e) => Some(e.clone()),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::app::action::Command;
+    use ratatui::backend::TestBackend;
+    use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+    /// A result that arrives within a frame of the last one waits for the frame's time (no
+    /// longer), a key press is drawn at once.
+    #[test]
+    fn results_wait_for_the_next_frame_and_keys_do_not() {
+        let terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+        let opts = Options {
+            source: Source::Demo,
+            load: LoadOptions::default(),
+            root: None,
+        };
+        let mut rt = Runtime::start(terminal, opts, Theme { color: false }).unwrap();
+        let start = Instant::now();
+        while rt.app.project.is_none() && start.elapsed() < Duration::from_secs(60) {
+            rt.pump(Duration::from_millis(10)).unwrap();
+        }
+        assert!(rt.app.project.is_some(), "the demo did not load");
+
+        for _ in 0..3 {
+            rt.draw().unwrap();
+            let drawn = Instant::now();
+            rt.apply(Action::Command(Command::Down));
+            rt.pump(Duration::ZERO).unwrap();
+            // Held back, unless this machine took a frame's time to get here.
+            if drawn.elapsed() < FRAME {
+                assert!(
+                    !rt.on_screen(),
+                    "drawn {:?} after the last frame",
+                    drawn.elapsed()
+                );
+            }
+            // Each pump waits at most until the frame is due (other results may come first).
+            while !rt.on_screen() && drawn.elapsed() < Duration::from_secs(2) {
+                assert!(rt.pump(Duration::from_secs(5)).unwrap());
+            }
+            assert!(rt.on_screen(), "the held-back frame was not drawn");
+
+            rt.draw().unwrap();
+            rt.apply(Action::Command(Command::Down));
+            let key = KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE);
+            rt.sender().send(Event::Input(CtEvent::Key(key))).unwrap();
+            rt.pump(Duration::ZERO).unwrap();
+            assert!(rt.on_screen(), "a key press waited for the next frame");
+        }
     }
 }
