@@ -180,10 +180,144 @@ fn compiled_before<'a>(
         .map(|w| w.id)
 }
 
-/// [`previous_to_compare`] of every version, in order.
+/// [`previous_to_compare`] of every version, in order. The tags that compiled are sorted
+/// once, greatest first, and each tagged version's candidates are read from there (not
+/// sorted again for each: a history of thousands of tags would be quadratic).
 pub fn previous_of_each(versions: &[Loaded]) -> Vec<Option<VersionId>> {
+    let mut tags: Vec<(VersionId, &semver::Version)> = versions
+        .iter()
+        .filter(|v| v.version.kind == VersionKind::Tag && compiled(v))
+        .filter_map(|v| v.version.semver.as_ref().map(|s| (v.id, s)))
+        .collect();
+    // As `below` orders them.
+    tags.sort_by(|a, b| b.1.cmp_precedence(a.1).then_with(|| a.0.cmp(&b.0)));
     versions
         .iter()
-        .map(|v| previous_to_compare(versions, v.id))
+        .map(|v| match (v.version.kind, &v.version.semver) {
+            (VersionKind::Tag, Some(cur)) => {
+                let from = tags.partition_point(|(_, s)| s.cmp_precedence(cur).is_ge());
+                let below = tags[from..]
+                    .iter()
+                    .filter(|(_, s)| s.pre.is_empty() || !cur.pre.is_empty())
+                    .map(|(id, _)| *id);
+                covering(versions, below, v)
+            }
+            _ => previous_to_compare(versions, v.id),
+        })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::history::Version;
+    use crate::schema::{Compiled, Status};
+
+    fn loaded(i: usize, name: &str, kind: VersionKind, status: Status, failed: &[&str]) -> Loaded {
+        let version = Version {
+            name: name.into(),
+            semver: semver::Version::parse(name.trim_start_matches('v')).ok(),
+            kind,
+            commit: format!("{i:040x}"),
+            time: 0,
+            offset_minutes: 0,
+            message: None,
+            proto_roots: Vec::new(),
+            roots_from: String::new(),
+            files: Default::default(),
+            resolution: Vec::new(),
+            manifest: None,
+            dependencies: Vec::new(),
+            problems: Vec::new(),
+            ancestors: None,
+        };
+        Loaded {
+            compiled: Arc::new(Compiled {
+                status,
+                ..Compiled::pending()
+            }),
+            failed_files: Arc::new(
+                failed
+                    .iter()
+                    .map(|f| f.to_string())
+                    .collect::<BTreeSet<_>>(),
+            ),
+            ..Loaded::pending(VersionId::at(i), version)
+        }
+    }
+
+    /// Versions of every kind, numbers out of tag order, equal precedences (build metadata),
+    /// pre-releases, versions that did not compile and failed files: each version's previous
+    /// one, worked out for all at once, is the one worked out for it alone.
+    #[test]
+    fn the_previous_of_each_is_the_previous_of_every_one() {
+        let names = [
+            "v0.1.0",
+            "v1.0.0-rc.1",
+            "v1.0.0",
+            "v1.0.0+build.2",
+            "v1.1.0",
+            "v1.0.1",
+            "nightly",
+            "v2.0.0-alpha",
+            "v2.0.0-beta.2",
+            "v2.0.0",
+            "v1.2.0",
+            "v2.0.1",
+            "v3.0.0-rc.1",
+            "v2.1.0",
+            "v1.0.0+build.1",
+            "v3.0.0",
+        ];
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        for round in 0..200 {
+            let mut versions: Vec<Loaded> = Vec::new();
+            for (i, name) in names.iter().enumerate() {
+                let status = [
+                    Status::Complete,
+                    Status::Partial,
+                    Status::Failed,
+                    Status::Pending,
+                ][(next(8).saturating_sub(4)) as usize];
+                let failed: &[&str] =
+                    [&[][..], &["a.proto"], &["b.proto"], &["a.proto", "b.proto"]]
+                        [next(4) as usize];
+                versions.push(loaded(i, name, VersionKind::Tag, status, failed));
+            }
+            // Shuffled: the order of a history is not its numbers' order.
+            for i in (1..versions.len()).rev() {
+                versions.swap(i, next(i as u64 + 1) as usize);
+            }
+            let n = versions.len();
+            versions.push(loaded(n, "main", VersionKind::Rev, Status::Complete, &[]));
+            versions.push(loaded(
+                n + 1,
+                "abc1234",
+                VersionKind::Commit,
+                Status::Complete,
+                &[],
+            ));
+            for (i, v) in versions.iter_mut().enumerate() {
+                v.id = VersionId::at(i);
+            }
+            let each = previous_of_each(&versions);
+            for v in &versions {
+                assert_eq!(
+                    each[v.id.index()],
+                    previous_to_compare(&versions, v.id),
+                    "round {round}: {}",
+                    v.name()
+                );
+            }
+        }
+    }
 }

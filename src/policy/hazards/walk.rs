@@ -3,8 +3,6 @@
 //! hazards put in the order they show: by version, then buf dependencies, messages,
 //! extensions, extensions gone, enums, each by name.
 
-use std::collections::{BTreeSet, HashSet};
-
 use rayon::prelude::*;
 
 use super::{
@@ -29,14 +27,16 @@ enum Phase {
 /// A hazard with its place: (version, phase, container name).
 type Placed<'a> = (usize, Phase, &'a str, Hazard);
 
+/// A set of names, hashed with foldhash (seeded per set).
+type Names<T = String> = foldhash::HashSet<T>;
+
 /// Every hazard of the history, in the order they show. With a root, only the messages and
 /// enums it reaches in some version are followed.
 pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
     let mut placed: Vec<Placed<'_>> = Vec::new();
+    let previous = lineage::previous_of_each(versions);
     for (i, v) in versions.iter().enumerate() {
-        if let Some(prev) =
-            lineage::previous_to_compare(versions, v.id).and_then(|p| versions.get(p.index()))
-        {
+        if let Some(prev) = previous[i].and_then(|p| versions.get(p.index())) {
             let mut out = Vec::new();
             dependencies::moved(prev, v, i, &mut out);
             placed.extend(out.into_iter().map(|h| (i, Phase::Dependency, "", h)));
@@ -44,7 +44,7 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
     }
     // Each version whose content is new: what the root reaches there (None: everything). A
     // set: the lookup runs once per message and enum (a 50,000-type root was quadratic).
-    let reach: Vec<Option<Option<HashSet<String>>>> = versions
+    let reach: Vec<Option<Option<Names>>> = versions
         .par_iter()
         .map(|v| {
             let content = &v.schema().filter(|_| v.unchanged_since.is_none())?.content;
@@ -52,7 +52,7 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
                 if scope.present_in(content) {
                     build(content, r).names().map(str::to_string).collect()
                 } else {
-                    HashSet::new()
+                    Names::default()
                 }
             }))
         })
@@ -64,28 +64,55 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
         })
     };
     // The containers: messages and enums by full name (one story when a name changes kind),
-    // and the extensions of each message.
-    let mut types: BTreeSet<&str> = BTreeSet::new();
-    let mut extended: BTreeSet<&str> = BTreeSet::new();
+    // and the extensions of each message. With a root, a version's are among what it reaches
+    // there (a few of its declarations), looked up by name.
+    let mut types: Names<&str> = Names::default();
+    let mut extended: Names<&str> = Names::default();
     for (i, v) in versions.iter().enumerate() {
         let Some(content) = v.schema().filter(|_| v.unchanged_since.is_none()) else {
             continue;
         };
         let content = &content.content;
-        let names = own_messages(content)
-            .map(|m| m.full_name.as_str())
-            .chain(own_enums(content).map(|e| e.full_name.as_str()));
-        types.extend(names.filter(|n| in_scope(i, n)));
-        extended.extend(
-            content
-                .extensions
-                .keys()
-                .map(String::as_str)
-                .filter(|x| in_scope(i, x) && has_own(content, x)),
-        );
+        match reach.get(i) {
+            Some(Some(Some(reached))) => {
+                for name in reached {
+                    let name = name.as_str();
+                    if let Some((k, m)) = content.messages.get_key_value(name)
+                        && own_message(content, m)
+                    {
+                        types.insert(k);
+                    }
+                    if let Some((k, e)) = content.enums.get_key_value(name)
+                        && own_enum(content, e)
+                    {
+                        types.insert(k);
+                    }
+                    if let Some((k, _)) = content.extensions.get_key_value(name)
+                        && has_own(content, k)
+                    {
+                        extended.insert(k);
+                    }
+                }
+            }
+            _ => {
+                let names = own_messages(content)
+                    .map(|m| m.full_name.as_str())
+                    .chain(own_enums(content).map(|e| e.full_name.as_str()));
+                types.extend(names.filter(|n| in_scope(i, n)));
+                extended.extend(
+                    content
+                        .extensions
+                        .keys()
+                        .map(String::as_str)
+                        .filter(|x| in_scope(i, x) && has_own(content, x)),
+                );
+            }
+        }
     }
-    let types: Vec<&str> = types.into_iter().collect();
-    let extended: Vec<&str> = extended.into_iter().collect();
+    let mut types: Vec<&str> = types.into_iter().collect();
+    let mut extended: Vec<&str> = extended.into_iter().collect();
+    types.sort_unstable();
+    extended.sort_unstable();
     let found: Vec<Vec<Placed<'_>>> = types
         .par_iter()
         .map(|&name| type_story(versions, name, &in_scope))
