@@ -1,7 +1,7 @@
 //! [`Comparer`]: the pairs of one history in one scope, each pair of distinct contents judged
 //! once and shared.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use crate::load::{Loaded, Project, VersionId};
 use crate::rules::{Change, Level, RuleId, Severity, Verdict};
 use crate::schema::Schema;
+use crate::schema::model::FileDocs;
 
 use super::closure::Closure;
 use super::stored::Stored;
@@ -189,17 +190,7 @@ impl<'p> Comparer<'p> {
         let versions = &project.versions[..];
         // The earliest version with the same content (itself when none).
         let canon: Vec<VersionId> = versions.iter().map(|v| v.same_as.unwrap_or(v.id)).collect();
-        let mut seen: HashMap<*const crate::schema::model::FileDocs, bool> = HashMap::new();
-        let directives: Vec<bool> = versions
-            .iter()
-            .map(|v| {
-                v.compiled.schema.docs.values().any(|d| {
-                    *seen
-                        .entry(Arc::as_ptr(d))
-                        .or_insert_with(|| d.values().any(ignore::has_directive))
-                })
-            })
-            .collect();
+        let directives = with_directives(versions);
         let representative: Vec<VersionId> = versions
             .iter()
             .map(|v| {
@@ -475,6 +466,33 @@ impl<'p> Comparer<'p> {
         });
         go_on.load(Ordering::Relaxed)
     }
+}
+
+/// Whether each version's comments hold an inline directive: each file's docs (shared
+/// between the versions whose file is the same) searched once, on every core.
+fn with_directives(versions: &[Loaded]) -> Vec<bool> {
+    let address = |d: &Arc<FileDocs>| Arc::as_ptr(d) as usize;
+    let mut distinct: HashMap<usize, &FileDocs> = HashMap::new();
+    for v in versions {
+        for d in v.compiled.schema.docs.values() {
+            distinct.entry(address(d)).or_insert(d);
+        }
+    }
+    let holding: HashSet<usize> = distinct
+        .into_par_iter()
+        .filter(|(_, d)| d.values().any(ignore::has_directive))
+        .map(|(a, _)| a)
+        .collect();
+    versions
+        .iter()
+        .map(|v| {
+            v.compiled
+                .schema
+                .docs
+                .values()
+                .any(|d| holding.contains(&address(d)))
+        })
+        .collect()
 }
 
 /// In the scope of `root`, versions whose closures are equal (see [`Closure`]) and whose failed

@@ -152,7 +152,11 @@ pub fn in_unstable_package(element: &str) -> bool {
 
 /// True when a doc's comments hold a directive.
 pub fn has_directive(doc: &Doc) -> bool {
-    doc.comment.contains(DIRECTIVE) || doc.trailing.contains(DIRECTIVE)
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(DIRECTIVE));
+    [&doc.comment, &doc.trailing]
+        .iter()
+        .any(|c| FINDER.find(c.as_bytes()).is_some())
 }
 
 /// The rules and reason of each directive in a comment: `protolapse:ignore ID[,ID] reason`.
