@@ -111,7 +111,7 @@ pub fn firsts(changes: &[Change]) -> Vec<Change> {
 }
 
 /// Summaries per (old, new) pair of representative versions.
-type PairCache = HashMap<(VersionId, VersionId), PairSummary>;
+type PairCache = foldhash::HashMap<(VersionId, VersionId), PairSummary>;
 
 /// Change lists per (old, new) pair of actual versions.
 type KeptChanges = HashMap<(VersionId, VersionId), Arc<Vec<Change>>>;
@@ -225,7 +225,7 @@ impl<'p> Comparer<'p> {
                 .iter()
                 .map(|_| std::sync::OnceLock::new())
                 .collect(),
-            cache: Mutex::new(HashMap::new()),
+            cache: Mutex::new(PairCache::default()),
             firsts: Mutex::new(HashMap::new()),
             full: Mutex::new(HashMap::new()),
         }
@@ -339,17 +339,49 @@ impl<'p> Comparer<'p> {
         self.representative.get(id.index()).copied()
     }
 
+    /// [`Comparer::summary`] when it is known without comparing (from `cache`, the kept
+    /// summaries): Some(answer), else None.
+    fn known(
+        &self,
+        cache: &PairCache,
+        old: VersionId,
+        new: VersionId,
+    ) -> Option<Option<PairSummary>> {
+        let (Some(a), Some(b)) = (self.representative(old), self.representative(new)) else {
+            return Some(None);
+        };
+        if self.schema(old).is_none() || self.schema(new).is_none() {
+            return Some(None);
+        }
+        if a == b {
+            return Some(Some(PairSummary::default()));
+        }
+        cache.get(&(a, b)).map(|s| Some(*s))
+    }
+
+    /// [`Comparer::summary`] of each pair, those kept read under one lock (a transitive
+    /// policy asks for hundreds per version, on every core).
+    pub fn summaries(&self, pairs: &[(VersionId, VersionId)]) -> Vec<Option<PairSummary>> {
+        let known: Vec<Option<Option<PairSummary>>> = {
+            let cache = self.lock();
+            pairs
+                .iter()
+                .map(|&(a, b)| self.known(&cache, a, b))
+                .collect()
+        };
+        known
+            .into_iter()
+            .zip(pairs)
+            .map(|(k, &(a, b))| k.unwrap_or_else(|| self.summary(a, b)))
+            .collect()
+    }
+
     /// What a policy needs of the pair `old` -> `new`; None when either did not compile.
     pub fn summary(&self, old: VersionId, new: VersionId) -> Option<PairSummary> {
+        if let Some(known) = self.known(&self.lock(), old, new) {
+            return known;
+        }
         let key = (self.representative(old)?, self.representative(new)?);
-        self.schema(old)?;
-        self.schema(new)?;
-        if key.0 == key.1 {
-            return Some(PairSummary::default());
-        }
-        if let Some(s) = self.lock().get(&key) {
-            return Some(*s);
-        }
         let (a, b) = (self.side(key.0)?, self.side(key.1)?);
         // A side with inline directives judges by its comments, which its fingerprint
         // leaves out: such a pair is not kept between runs.

@@ -187,11 +187,6 @@ impl Evaluation<'_, '_> {
         let Evaluation {
             cmp, level, strict, ..
         } = *self;
-        let prev = self.previous.get(subject.index()).copied().flatten();
-        let earlier = self
-            .earlier
-            .get(subject.index())
-            .map_or(&[][..], Vec::as_slice);
         let versions = cmp.versions();
         let mut out = PolicyResult::new(policy, level);
         if let Some(why) = versions
@@ -203,7 +198,7 @@ impl Evaluation<'_, '_> {
             out.not_judged = Some(why);
             return out;
         }
-        let reqs = requirements(policy, versions, prev, earlier);
+        let reqs = self.requirements(policy, subject);
         if reqs.is_empty() {
             out.note = Some(match policy {
                 Policy::AllowAny => "any change is allowed".into(),
@@ -217,9 +212,10 @@ impl Evaluation<'_, '_> {
             return out;
         }
         let l = level.index();
-        for (j, backward, forward) in reqs {
+        let pairs: Vec<(VersionId, VersionId)> = reqs.iter().map(|&(j, ..)| (j, subject)).collect();
+        for ((j, backward, forward), s) in reqs.into_iter().zip(cmp.summaries(&pairs)) {
             let name = &versions[j.index()].version.name;
-            let Some(s) = cmp.summary(j, subject) else {
+            let Some(s) = s else {
                 continue;
             };
             out.checked.push(name.clone());
@@ -276,15 +272,36 @@ impl Evaluation<'_, '_> {
             .collect()
     }
 
+    /// What `subject` is checked against by `policy` ([`requirements`]), nearest first.
+    fn requirements(&self, policy: &Policy, subject: VersionId) -> Vec<(VersionId, bool, bool)> {
+        let prev = self.previous.get(subject.index()).copied().flatten();
+        let earlier = self
+            .earlier
+            .get(subject.index())
+            .map_or(&[][..], Vec::as_slice);
+        requirements(policy, self.cmp.versions(), prev, earlier)
+    }
+
     /// The first violation of each failing result of [`Evaluation::each`] (made without
-    /// them), in place, on every core.
+    /// them), in place, on every core: found in the pair with the version it fails against
+    /// (the others are not read again).
     pub fn first_violations(&self, policy: &Policy, results: &mut [PolicyResult]) {
+        let versions = self.cmp.versions();
         results
             .par_iter_mut()
-            .zip(self.cmp.versions())
-            .filter(|(r, _)| r.against.is_some() && r.first_violation.is_none())
+            .zip(versions)
+            .filter(|(r, _)| r.first_violation.is_none())
             .for_each(|(r, v)| {
-                r.first_violation = self.version(policy, v.id, true).first_violation
+                let Some(against) = r.against.as_deref() else {
+                    return;
+                };
+                let req = self
+                    .requirements(policy, v.id)
+                    .into_iter()
+                    .find(|(j, ..)| versions[j.index()].version.name == against);
+                if let Some((j, backward, forward)) = req {
+                    r.first_violation = self.first_of(policy, (j, v.id), backward, forward);
+                }
             });
     }
 }
