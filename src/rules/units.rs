@@ -67,6 +67,26 @@ pub fn units<'a>(p: &Pairing<'a>) -> impl Iterator<Item = Unit<'a>> {
         .chain(differing(&p.extensions, Unit::Extension))
 }
 
+impl<'a> Unit<'a> {
+    /// On each side, the declaration's full name and the file that declares it, where the
+    /// docs of what it finds are (the declaration's own and its members'); None for a file.
+    pub fn home(&self) -> [Option<(&'a str, &'a str)>; 2] {
+        fn of<'a, T>(
+            x: Pair<'a, T>,
+            home: fn(&'a T) -> (&'a str, &'a str),
+        ) -> [Option<(&'a str, &'a str)>; 2] {
+            [x.old.map(home), x.new.map(home)]
+        }
+        match *self {
+            Unit::File(_) => [None, None],
+            Unit::Message(x) => of(x, |m| (&m.full_name, &m.file)),
+            Unit::Enum(x) => of(x, |e| (&e.full_name, &e.file)),
+            Unit::Service(x) => of(x, |s| (&s.full_name, &s.file)),
+            Unit::Extension(x) => of(x, |e| (&e.full_name, &e.file)),
+        }
+    }
+}
+
 impl Unit<'_> {
     /// The unit's key in `p`, for the kinds versions share.
     pub fn key(&self, p: &Pairing<'_>) -> Option<UnitKey> {
