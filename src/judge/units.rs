@@ -132,6 +132,8 @@ pub(super) struct Units<'p> {
     root: Option<String>,
     /// Per version, what it reaches from the root.
     reach: Vec<OnceLock<Reach<'p>>>,
+    /// The structural comparisons of retyped fields, kept for the units judged later.
+    comparisons: Arc<rules::Comparisons>,
 }
 
 impl<'p> Units<'p> {
@@ -174,6 +176,7 @@ impl<'p> Units<'p> {
             },
             root: scope.root().map(str::to_string),
             reach: versions.iter().map(|_| OnceLock::new()).collect(),
+            comparisons: Arc::default(),
         }
     }
 
@@ -298,7 +301,7 @@ impl<'p> Units<'p> {
         {
             return v.kept.clone();
         }
-        let (found, reads) = unit.findings_read(pairing);
+        let (found, reads) = rules::keeping(&self.comparisons, || unit.findings_read(pairing));
         let kept = Arc::new(self.keep(found));
         if let Some((k, m)) = shard
             && let Some(reads) = Variant::reads(reads, pairing)

@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use crate::diff::Pairing;
 use crate::schema::Schema;
+pub(crate) use field::{Comparisons, keeping};
 pub use verdict::{Bump, Directions, Level, Severity, Source, Verdict};
 
 /// One rule's metadata.

@@ -115,3 +115,59 @@ fn a_unit_is_judged_again_where_a_type_it_reads_differs() {
     let broken = cmp.summary(at(0), at(2)).expect("compiled");
     assert_ne!(safe.worst, broken.worst);
 }
+
+/// `R1` and `R2` both retype a field from `Old` to `Item`, which differ in a field's name
+/// and retype theirs from `OldSub` to `Sub`: the comparison of the two types, worked out for
+/// `R1`, is kept and given to `R2` with what it looked up (`Sub`, compared inside with
+/// `OldSub`). When `Sub` changes under the same `R1`, `R2` and `Item`,
+/// each unit that met the comparison is judged again: every pair's change list, from the
+/// comparer in that order, equals the one judged from scratch.
+#[test]
+fn a_kept_comparison_of_two_types_carries_what_it_read() {
+    let item = |sub: &str| {
+        format!(
+            "message R1 {{\n  Item x = 1;\n}}\nmessage R2 {{\n  Item y = 1;\n}}\nmessage Item {{\n  Sub s = 1;\n  int32 b = 2;\n}}\nmessage Sub {{\n  {sub} n = 1;\n}}"
+        )
+    };
+    let versions = [
+        "message R1 {\n  Old x = 1;\n}\nmessage R2 {\n  Old y = 1;\n}\nmessage Old {\n  OldSub s = 1;\n  int32 a = 2;\n}\nmessage OldSub {\n  int32 n = 1;\n}".to_string(),
+        item("int32"),
+        item("string"),
+        item("int32"),
+    ];
+    let mut r = Repo::new();
+    for (i, body) in versions.iter().enumerate() {
+        r.write("s.proto", &proto("t", body));
+        let tag = format!("v1.{i}.0");
+        r.commit(&tag);
+        r.tag(&tag);
+    }
+    let p = load::load(r.path(), &HistoryOptions::default(), |_, _| {}).expect("load");
+    assert_eq!(p.versions.len(), versions.len());
+    let cmp = Comparer::new(&p, Scope::Whole, Ignores::default());
+    let list = |changes: Vec<protolapse::rules::Change>| -> Vec<String> {
+        changes
+            .iter()
+            .filter(|c| c.rule != RuleId::COMMENT_CHANGED)
+            .map(|c| format!("{} {} {:?}", c.rule, c.element, c.verdict))
+            .collect()
+    };
+    let mut retyped = Vec::new();
+    for (j, new) in p.versions.iter().enumerate() {
+        for old in &p.versions[..j] {
+            let (Some(a), Some(b)) = (Side::of(old), Side::of(new)) else {
+                panic!("every version compiles");
+            };
+            let want = list(judge(&a, &b, &Scope::Whole, &Ignores::default()));
+            let got = list(cmp.changes(old.id, new.id).expect("both compiled"));
+            assert_eq!(got, want, "{} -> {}", old.version.name, new.version.name);
+            if old.id.index() == 0 {
+                retyped.extend(want.into_iter().filter(|c| c.contains("t.R2.y")));
+            }
+        }
+    }
+    // From v1.0.0, R2's field reads Sub differently in v1.2.0 than in v1.1.0 and v1.3.0.
+    assert_eq!(retyped.len(), 3, "{retyped:#?}");
+    assert_eq!(retyped[0], retyped[2]);
+    assert_ne!(retyped[0], retyped[1]);
+}

@@ -22,6 +22,7 @@ use crate::schema::model::reads::Types;
 use changed::*;
 use retyped::*;
 pub(super) use structural::structural;
+pub(crate) use structural::{Comparisons, keeping};
 
 /// One side of a field: the field, its message and schema; for an extension, the extension
 /// (then `m` is the extended message).

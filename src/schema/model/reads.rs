@@ -44,6 +44,11 @@ impl<'a> Types<'a> {
         Types(c)
     }
 
+    /// The schema's address: what a [`Read`] names it by.
+    pub fn address(self) -> usize {
+        std::ptr::from_ref(self.0) as usize
+    }
+
     pub fn message(self, name: &str) -> Option<&'a Message> {
         let found = self.0.messages.get(name);
         self.record(Kind::Message, name, address(found));
@@ -60,7 +65,7 @@ impl<'a> Types<'a> {
         LOG.with_borrow_mut(|log| {
             if let Some(log) = log {
                 log.push(Read {
-                    content: std::ptr::from_ref(self.0) as usize,
+                    content: self.address(),
                     kind,
                     name: name.into(),
                     found,
@@ -77,6 +82,16 @@ impl<'a> Types<'a> {
         };
         found == read.found
     }
+}
+
+/// Adds `reads`, made before, to the recording running on this thread (if any): what a
+/// result kept from them depends on.
+pub fn replay(reads: &[Read]) {
+    LOG.with_borrow_mut(|log| {
+        if let Some(log) = log {
+            log.extend_from_slice(reads);
+        }
+    });
 }
 
 /// Runs `f`, and gives the look-ups it made through [`Types`] on this thread, in order.
