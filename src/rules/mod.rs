@@ -406,37 +406,77 @@ pub fn required_bump(changes: &[Change]) -> Bump {
 mod tests {
     use super::*;
 
+    /// Two versions of a few files: nested types, a oneof, enums, a service, extensions
+    /// declared away from their extendee, and names that share a prefix without being
+    /// members (`p.Msg`, `p.MsgX`).
+    const VERSIONS: [&[(&str, &str)]; 2] = [
+        &[
+            (
+                "a.proto",
+                "syntax = \"proto2\";\npackage p;\n// Msg\nmessage Msg {\n  // id\n  optional int32 id = 1;\n  // Inner\n  message Inner {\n    // x\n    optional string x = 1;\n  }\n  oneof choice {\n    // a\n    int32 a = 2;\n  }\n  extensions 100 to 200;\n}\n// MsgX\nmessage MsgX {\n  optional Msg.Inner inner = 1;\n}\n// Kind\nenum Kind {\n  // K0\n  K0 = 0;\n}\n",
+            ),
+            (
+                "b.proto",
+                "syntax = \"proto2\";\npackage p;\nimport \"a.proto\";\n// ext\nextend Msg {\n  // e\n  optional int32 e = 100;\n}\n// Svc\nservice Svc {\n  // Get\n  rpc Get(Msg) returns (MsgX);\n}\n",
+            ),
+        ],
+        &[
+            (
+                "a.proto",
+                "syntax = \"proto2\";\npackage p;\n// Msg, again\nmessage Msg {\n  // id, a long\n  optional int64 id = 1;\n  // Inner\n  message Inner {\n    optional string x = 1;\n    // y\n    optional bytes y = 2;\n  }\n  oneof choice {\n    // a\n    int64 a = 2;\n  }\n  extensions 100 to 200;\n}\n// MsgX\nmessage MsgX {\n  optional int32 inner = 1;\n}\n// Kind\nenum Kind {\n  K0 = 0;\n  // K1\n  K1 = 1;\n}\n",
+            ),
+            (
+                "b.proto",
+                "syntax = \"proto2\";\npackage p;\nimport \"a.proto\";\n// ext\nextend Msg {\n  // e, a string\n  optional string e = 100;\n}\n// Svc\nservice Svc {\n  rpc Get(MsgX) returns (Msg);\n  // Put\n  rpc Put(Msg) returns (Msg);\n}\n",
+            ),
+        ],
+    ];
+
     /// Wherever a unit's findings can be (its declaration, its members, names that are
     /// documented nowhere), looking in the file of its declaration first finds the doc that
-    /// `located` finds: every unit of every pair of the demo's versions, both sides.
+    /// `located` finds: every unit of a pair of versions, both sides.
     #[test]
     fn a_units_findings_are_located_alike_from_its_home() {
-        let dir = crate::history::demo::build().unwrap();
-        let project = crate::load::load(dir.path(), &Default::default(), |_, _| {}).unwrap();
-        let schemas: Vec<&Schema> = project.versions.iter().filter_map(|v| v.schema()).collect();
+        let compiled = VERSIONS.map(|files| {
+            let refs: Vec<crate::schema::SourceRef<'_>> = files
+                .iter()
+                .map(|&(path, text)| crate::schema::SourceRef {
+                    origin: crate::schema::Origin::Root,
+                    path,
+                    blob: text,
+                    text: Ok(text),
+                })
+                .collect();
+            let out = crate::schema::Cache::new().compile(&refs);
+            assert_eq!(
+                out.status,
+                crate::schema::Status::Complete,
+                "{:?}",
+                out.diagnostics
+            );
+            out
+        });
+        let (old, new) = (&*compiled[0].schema, &*compiled[1].schema);
+        let pairing = crate::diff::pair_whole(&old.content, &new.content);
         let mut checked = 0;
-        for pair in schemas.windows(2) {
-            let (old, new) = (pair[0], pair[1]);
-            let pairing = crate::diff::pair_whole(&old.content, &new.content);
-            for unit in units::units(&pairing) {
-                for (s, home) in [old, new].into_iter().zip(unit.home()) {
-                    let Some((decl, _)) = home else { continue };
-                    let documented = s.docs.values().flat_map(|d| d.keys());
-                    let members = documented
-                        .filter(|e| e.starts_with(decl))
-                        .cloned()
-                        .chain([format!("{decl}.no_such_member"), format!("{decl}x")]);
-                    for e in members.chain([decl.to_string()]) {
-                        let at = |d: Option<&crate::schema::model::Doc>| {
-                            d.map(|d| format!("{}:{}", d.file, d.line))
-                        };
-                        assert_eq!(at(located_from(s, &e, home)), at(located(s, &e)), "{e}");
-                        checked += 1;
-                    }
+        for unit in units::units(&pairing) {
+            for (s, home) in [old, new].into_iter().zip(unit.home()) {
+                let Some((decl, _)) = home else { continue };
+                let documented = s.docs.values().flat_map(|d| d.keys());
+                let members = documented
+                    .filter(|e| e.starts_with(decl))
+                    .cloned()
+                    .chain([format!("{decl}.no_such_member"), format!("{decl}x")]);
+                for e in members.chain([decl.to_string()]) {
+                    let at = |d: Option<&crate::schema::model::Doc>| {
+                        d.map(|d| format!("{}:{}", d.file, d.line))
+                    };
+                    assert_eq!(at(located_from(s, &e, home)), at(located(s, &e)), "{e}");
+                    checked += 1;
                 }
             }
         }
-        assert!(checked > 100, "{checked}");
+        assert!(checked > 40, "{checked}");
     }
 
     #[test]
