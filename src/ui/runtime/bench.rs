@@ -114,7 +114,7 @@ impl Driver {
         for _ in 0..n {
             let t = Instant::now();
             self.rt.apply(cmd.clone());
-            self.rt.draw()?;
+            self.rt.draw_key_press()?;
             redraws.push(t.elapsed());
             self.until(Duration::from_secs(120), &settled)?;
             settles.push(t.elapsed());

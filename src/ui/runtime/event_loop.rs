@@ -41,10 +41,12 @@ pub struct Runtime<B: Backend> {
     workers: Workers,
     loader: Inbox,
     dirty: bool,
-    /// When the last frame was drawn: results from the workers and the loader are drawn at
-    /// most once per [`FRAME`] (a computation reports its progress a hundred times; each
-    /// frame rendered takes a core from it), a key press at once.
-    drawn_at: Instant,
+    /// When the last frame of results was drawn: results from the workers and the loader are
+    /// drawn at most once per [`FRAME`] (a computation reports its progress a hundred
+    /// times; each frame rendered takes a core from it), a key press at once. None after a
+    /// key press: the result it asked for (the next version's changes) is drawn as it
+    /// arrives, not a frame later.
+    frame_at: Option<Instant>,
 }
 
 /// The shortest time between two frames not asked for by a key press.
@@ -126,7 +128,7 @@ where
             workers,
             loader: inbox,
             dirty: false,
-            drawn_at: Instant::now(),
+            frame_at: None,
         })
     }
 
@@ -198,15 +200,20 @@ where
         if self.app.quit {
             return Ok(false);
         }
-        if input || self.frame_due().is_some_and(|due| due <= Instant::now()) {
+        if input {
+            self.draw_key_press()?;
+        } else if self.frame_due().is_some_and(|due| due <= Instant::now()) {
             self.draw()?;
+            self.frame_at = Some(Instant::now());
         }
         Ok(true)
     }
 
     /// When the frame held back is to be drawn; None when the screen is up to date.
     fn frame_due(&self) -> Option<Instant> {
-        self.dirty.then(|| self.drawn_at + FRAME)
+        let now = Instant::now();
+        self.dirty
+            .then(|| self.frame_at.map_or(now, |at| at + FRAME))
     }
 
     /// Whether what the app holds is on screen (no frame is held back).
@@ -214,11 +221,17 @@ where
         !self.dirty
     }
 
+    /// Draws what a key press changed, at once; the result it asked for will be too.
+    pub fn draw_key_press(&mut self) -> Result<()> {
+        self.draw()?;
+        self.frame_at = None;
+        Ok(())
+    }
+
     /// Redraws if something changed since the last frame.
     pub fn draw(&mut self) -> Result<()> {
         if self.dirty {
             self.dirty = false;
-            self.drawn_at = Instant::now();
             let app = &self.app;
             self.terminal
                 .draw(|f| f.render_widget(app, f.area()))
@@ -277,7 +290,8 @@ mod tests {
     use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
     /// A result that arrives within a frame of the last one waits for the frame's time (no
-    /// longer), a key press is drawn at once.
+    /// longer); a key press is drawn at once, and so is the first result after it (the next
+    /// version's changes).
     #[test]
     fn results_wait_for_the_next_frame_and_keys_do_not() {
         let terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
@@ -292,32 +306,50 @@ mod tests {
             rt.pump(Duration::from_millis(10)).unwrap();
         }
         assert!(rt.app.project.is_some(), "the demo did not load");
-
-        for _ in 0..3 {
-            rt.draw().unwrap();
-            let drawn = Instant::now();
-            rt.apply(Action::Command(Command::Down));
-            rt.pump(Duration::ZERO).unwrap();
-            // Held back, unless this machine took a frame's time to get here.
-            if drawn.elapsed() < FRAME {
-                assert!(
-                    !rt.on_screen(),
-                    "drawn {:?} after the last frame",
-                    drawn.elapsed()
-                );
-            }
+        let settle = |rt: &mut Runtime<TestBackend>| {
+            let since = Instant::now();
             // Each pump waits at most until the frame is due (other results may come first).
-            while !rt.on_screen() && drawn.elapsed() < Duration::from_secs(2) {
+            while !rt.on_screen() && since.elapsed() < Duration::from_secs(2) {
                 assert!(rt.pump(Duration::from_secs(5)).unwrap());
             }
             assert!(rt.on_screen(), "the held-back frame was not drawn");
+        };
 
-            rt.draw().unwrap();
+        let mut held = 0;
+        for _ in 0..20 {
+            // A key press: drawn at once.
             rt.apply(Action::Command(Command::Down));
             let key = KeyEvent::new(KeyCode::Char('j'), KeyModifiers::NONE);
             rt.sender().send(Event::Input(CtEvent::Key(key))).unwrap();
             rt.pump(Duration::ZERO).unwrap();
             assert!(rt.on_screen(), "a key press waited for the next frame");
+
+            // The result it asked for: drawn at once, not a frame after the key press's.
+            rt.apply(Action::Command(Command::Down));
+            rt.pump(Duration::ZERO).unwrap();
+            assert!(
+                rt.on_screen(),
+                "a result after a key press waited for a frame"
+            );
+            let framed = rt.frame_at.expect("a frame of results was drawn");
+
+            // Another result at once: held back (unless this machine took a frame's time to
+            // get here), then drawn within a frame.
+            rt.apply(Action::Command(Command::Down));
+            rt.pump(Duration::ZERO).unwrap();
+            if framed.elapsed() < FRAME {
+                assert!(
+                    !rt.on_screen(),
+                    "drawn {:?} after the last frame",
+                    framed.elapsed()
+                );
+                held += 1;
+            }
+            settle(&mut rt);
         }
+        assert!(
+            held > 0,
+            "of 20 results a frame apart, none was within a frame of the last"
+        );
     }
 }
