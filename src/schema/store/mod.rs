@@ -24,6 +24,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
 
 pub use entry::{FORMAT, Kind};
+pub use later::Hold;
 
 /// The default cap on the store's size.
 pub const DEFAULT_MAX_BYTES: u64 = 512 << 20;
@@ -168,6 +169,15 @@ pub fn global() -> Option<Arc<Store>> {
 pub fn finish() {
     if let Some(Some(store)) = GLOBAL.get().and_then(|g| g.store.get()) {
         store.wait();
+    }
+}
+
+/// Holds the writer of this process's store while alive (see [`Store::hold`]): what a
+/// computation the user waits for takes, so that the cache's files are created after it.
+pub fn hold() -> Hold {
+    match GLOBAL.get().and_then(|g| g.store.get()) {
+        Some(Some(store)) => store.hold(),
+        _ => Hold::none(),
     }
 }
 
@@ -424,6 +434,38 @@ mod tests {
         let usage = store.usage();
         assert!(usage.bytes <= 10_000 && usage.entries < 11, "{usage:?}");
         assert_eq!(store.counted(), Some((usage.bytes, 0)));
+    }
+
+    /// A held writer writes nothing until the hold is dropped; a run that ends (`wait`)
+    /// does not wait for a hold still alive.
+    #[test]
+    fn a_held_writer_writes_once_released_or_when_the_run_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open(dir.path(), 1 << 20).unwrap());
+        let hold = store.hold();
+        let second = store.hold();
+        for k in 0..5u8 {
+            store.put_later(Kind::Changes, &[k; 32], vec![k; 10]);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        drop(second);
+        std::thread::sleep(Duration::from_millis(50));
+        // Past a frame's time, well within `HELD_AT_MOST`: nothing written yet.
+        assert!(later::HELD_AT_MOST >= Duration::from_secs(1));
+        assert!(store.writing());
+        assert_eq!(store.get(Kind::Changes, &[0; 32]), None);
+        drop(hold);
+        store.wait();
+        assert_eq!(store.get(Kind::Changes, &[4; 32]), Some(vec![4; 10]));
+
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open(dir.path(), 1 << 20).unwrap());
+        let _hold = store.hold();
+        store.put_later(Kind::Changes, &[7; 32], vec![7; 10]);
+        let t = std::time::Instant::now();
+        store.wait();
+        assert!(t.elapsed() < later::HELD_AT_MOST, "{:?}", t.elapsed());
+        assert_eq!(store.get(Kind::Changes, &[7; 32]), Some(vec![7; 10]));
     }
 
     /// Entries put for later are written by the store's thread: a `wait` returns once all
