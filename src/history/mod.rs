@@ -149,6 +149,31 @@ pub struct Version {
 /// The name of the working tree's version.
 pub const WORKTREE: &str = "WORKTREE";
 
+#[cfg(test)]
+impl Version {
+    /// A version read from nothing (no files, no roots, time 0), for tests of what is
+    /// decided from names, kinds and commits.
+    pub(crate) fn bare(name: &str, kind: VersionKind, commit: String) -> Version {
+        Version {
+            name: name.into(),
+            semver: None,
+            kind,
+            commit,
+            time: 0,
+            offset_minutes: 0,
+            message: None,
+            proto_roots: Vec::new(),
+            roots_from: String::new(),
+            files: Default::default(),
+            resolution: Vec::new(),
+            manifest: None,
+            dependencies: Vec::new(),
+            problems: Vec::new(),
+            ancestors: None,
+        }
+    }
+}
+
 impl Version {
     /// Whether `name` names this version: its name (`v1.2.0`, `main`, `WORKTREE`), its name
     /// without the leading `v` (`1.2.0`), or its version number as semver writes it; a

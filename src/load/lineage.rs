@@ -218,21 +218,8 @@ mod tests {
 
     fn loaded(i: usize, name: &str, kind: VersionKind, status: Status, failed: &[&str]) -> Loaded {
         let version = Version {
-            name: name.into(),
             semver: semver::Version::parse(name.trim_start_matches('v')).ok(),
-            kind,
-            commit: format!("{i:040x}"),
-            time: 0,
-            offset_minutes: 0,
-            message: None,
-            proto_roots: Vec::new(),
-            roots_from: String::new(),
-            files: Default::default(),
-            resolution: Vec::new(),
-            manifest: None,
-            dependencies: Vec::new(),
-            problems: Vec::new(),
-            ancestors: None,
+            ..Version::bare(name, kind, format!("{i:040x}"))
         };
         Loaded {
             compiled: Arc::new(Compiled {
@@ -272,13 +259,10 @@ mod tests {
             "v1.0.0+build.1",
             "v3.0.0",
         ];
-        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        use proptest::prelude::Rng;
+        use proptest::test_runner::{RngAlgorithm, TestRng};
+        let mut rng = TestRng::deterministic_rng(RngAlgorithm::ChaCha);
+        let mut next = |m: u64| rng.next_u64() % m;
         for round in 0..200 {
             let mut versions: Vec<Loaded> = Vec::new();
             for (i, name) in names.iter().enumerate() {

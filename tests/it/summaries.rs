@@ -87,6 +87,21 @@ fn summaries_equal_the_judged_changes_on_otels_tags() {
 /// `Root` keeps one declaration from v2 on (its field's type is renamed to `Item`), while
 /// `Item` changes under it: a verdict on `Root` that was kept from v1 -> v2 would be wrong
 /// for v1 -> v3 and v1 -> v4, which hold the same `Root`.
+/// A history of one file `s.proto` in package `t`, one tag (`v1.0.0`, `v1.1.0`, ...) per
+/// body, loaded.
+fn tagged(bodies: &[impl AsRef<str>]) -> Project {
+    let mut r = Repo::new();
+    for (i, body) in bodies.iter().enumerate() {
+        r.write("s.proto", &proto("t", body.as_ref()));
+        let tag = format!("v1.{i}.0");
+        r.commit(&tag);
+        r.tag(&tag);
+    }
+    let p = load::load(r.path(), &HistoryOptions::default(), |_, _| {}).expect("load");
+    assert_eq!(p.versions.len(), bodies.len());
+    p
+}
+
 #[test]
 fn a_unit_is_judged_again_where_a_type_it_reads_differs() {
     let versions = [
@@ -96,15 +111,7 @@ fn a_unit_is_judged_again_where_a_type_it_reads_differs() {
         "message Root {\n  Item item = 1;\n}\nmessage Item {\n  int64 a = 1;\n  bool b = 2;\n}",
         "message Root {\n  Item item = 1;\n}\nmessage Item {\n  int32 a = 1;\n}",
     ];
-    let mut r = Repo::new();
-    for (i, body) in versions.iter().enumerate() {
-        r.write("s.proto", &proto("t", body));
-        let tag = format!("v1.{i}.0");
-        r.commit(&tag);
-        r.tag(&tag);
-    }
-    let p = load::load(r.path(), &HistoryOptions::default(), |_, _| {}).expect("load");
-    assert_eq!(p.versions.len(), versions.len());
+    let p = tagged(&versions);
     for scope in [Scope::Whole, Scope::Root("t.Root".into())] {
         assert!(check_all_pairs(&p, scope) >= 8);
     }
@@ -135,15 +142,7 @@ fn a_kept_comparison_of_two_types_carries_what_it_read() {
         item("string"),
         item("int32"),
     ];
-    let mut r = Repo::new();
-    for (i, body) in versions.iter().enumerate() {
-        r.write("s.proto", &proto("t", body));
-        let tag = format!("v1.{i}.0");
-        r.commit(&tag);
-        r.tag(&tag);
-    }
-    let p = load::load(r.path(), &HistoryOptions::default(), |_, _| {}).expect("load");
-    assert_eq!(p.versions.len(), versions.len());
+    let p = tagged(&versions);
     let cmp = Comparer::new(&p, Scope::Whole, Ignores::default());
     let list = |changes: Vec<protolapse::rules::Change>| -> Vec<String> {
         changes

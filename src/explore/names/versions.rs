@@ -149,21 +149,8 @@ mod tests {
 
     fn version(name: &str, kind: VersionKind, commit: &str, message: Option<&str>) -> Version {
         Version {
-            name: name.into(),
-            semver: None,
-            kind,
-            commit: commit.into(),
-            time: 0,
-            offset_minutes: 0,
             message: message.map(str::to_string),
-            proto_roots: Vec::new(),
-            roots_from: String::new(),
-            files: Default::default(),
-            resolution: Vec::new(),
-            manifest: None,
-            dependencies: Vec::new(),
-            problems: Vec::new(),
-            ancestors: None,
+            ..Version::bare(name, kind, commit.into())
         }
     }
 
