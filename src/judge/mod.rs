@@ -14,6 +14,7 @@ pub mod ignore;
 mod scope;
 mod stored;
 mod stored_changes;
+mod summary;
 mod units;
 
 use serde::Serialize;
@@ -23,11 +24,12 @@ use crate::load::Loaded;
 use crate::rules::{self, Change, RuleId, Severity};
 use crate::schema::Schema;
 
-pub use comparer::{Comparer, PairSummary, firsts};
+pub use comparer::Comparer;
 pub use ignore::{IgnoreRule, Ignores};
 pub use scope::{Scope, ScopeError};
 pub use stored::counts as stored_summaries;
 pub use stored_changes::counts as stored_changes;
+pub use summary::{PairSummary, firsts};
 
 /// One side of a comparison: a version that has a schema (it compiled, fully or in part).
 #[derive(Clone, Copy)]

@@ -42,7 +42,7 @@ pub(super) enum List {
     Full = 0,
     /// Without COMMENT_CHANGED.
     Verdicts = 1,
-    /// What a policy's first violation can be (`comparer::firsts`).
+    /// What a policy's first violation can be (`summary::firsts`).
     Firsts = 2,
 }
 

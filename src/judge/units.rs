@@ -26,7 +26,7 @@ use crate::rules::{self, Change, Finding, Verdict};
 use crate::schema::Schema;
 use crate::schema::model::reads::{Read, Types};
 
-use super::comparer::PairSummary;
+use super::summary::PairSummary;
 use super::{Scope, Side, names_its_file, root_failed};
 
 /// Locks over the kept units, apart so that the threads judging pairs seldom wait.
