@@ -368,15 +368,20 @@ fn the_policy_view_never_shows_another_roots_results() {
             ..
         }
     ));
-    let reports = std::sync::Mutex::new(Vec::new());
-    let report = |a: Action| reports.lock().unwrap().push(a);
-    let progress = Progress {
-        report: &report,
-        wanted: &|| true,
+    // Every action the request sends, the last one included, with the work wanted or not.
+    let run = |wanted: bool| {
+        let reports = std::sync::Mutex::new(Vec::new());
+        let report = |a: Action| reports.lock().unwrap().push(a);
+        let progress = Progress {
+            report: &report,
+            wanted: &|| wanted,
+        };
+        let last = execute_with(facts.clone(), names, &progress);
+        let mut done = reports.into_inner().unwrap();
+        done.extend(last);
+        done
     };
-    let last = execute_with(facts.clone(), names, &progress);
-    let mut done = reports.into_inner().unwrap();
-    done.extend(last);
+    let done = run(true);
     // In order: progress, the matrix with its cells marked, the analysis, the matrix with
     // the first violations of its failing cells.
     let kind = |a: &Action| match a {
@@ -463,15 +468,7 @@ fn the_policy_view_never_shows_another_roots_results() {
     };
     assert_eq!(marks(&marked), marks(&complete));
     // A computation no longer wanted stops and says so; the analysis is still answered.
-    let reports = std::sync::Mutex::new(Vec::new());
-    let report = |a: Action| reports.lock().unwrap().push(a);
-    let stopped = Progress {
-        report: &report,
-        wanted: &|| false,
-    };
-    let last = execute_with(facts.clone(), names, &stopped);
-    let mut done = reports.into_inner().unwrap();
-    done.extend(last);
+    let done = run(false);
     assert!(
         done.iter()
             .any(|a| matches!(a, Action::MatrixProgress(MatrixProgress::Cancelled(_))))
