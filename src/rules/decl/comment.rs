@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use foldhash::HashSet;
+use foldhash::{HashMap as FoldMap, HashSet};
 
 use crate::diff::Pairing;
 use crate::schema::Schema;
@@ -34,7 +34,7 @@ pub(super) fn comment_changed(p: &Pairing<'_>, old: &Schema, new: &Schema, out: 
         out,
         ka: String::new(),
         kb: String::new(),
-        differing: Vec::new(),
+        differing: FoldMap::default(),
     };
     for m in &p.messages {
         let (Some(a), Some(b)) = (m.old, m.new) else {
@@ -110,7 +110,7 @@ struct Compare<'o, 'd> {
     ka: String,
     kb: String,
     /// For each pair of docs maps met (by address), the names [`differing`] in them.
-    differing: Vec<([usize; 2], HashSet<&'d str>)>,
+    differing: FoldMap<[usize; 2], HashSet<&'d str>>,
 }
 
 /// The names documented in both docs maps whose leading comments differ: one walk of the
@@ -163,14 +163,11 @@ impl<'d> Compare<'_, 'd> {
         key(&mut self.kb, b);
         if self.ka == self.kb {
             let maps = [da, db].map(|d| std::ptr::from_ref(d) as usize);
-            let at = match self.differing.iter().position(|(m, _)| *m == maps) {
-                Some(i) => i,
-                None => {
-                    self.differing.push((maps, differing(da, db)));
-                    self.differing.len() - 1
-                }
-            };
-            if !self.differing[at].1.contains(self.ka.as_str()) {
+            let names = self
+                .differing
+                .entry(maps)
+                .or_insert_with(|| differing(da, db));
+            if !names.contains(self.ka.as_str()) {
                 return;
             }
         }

@@ -17,10 +17,10 @@ use crate::ui::widgets::text::{fit, short_name, width};
 
 pub struct PolicyPane<'a>(pub &'a App);
 
-/// What the line under the matrix says while the policies of `scope` are evaluated.
 /// The reason line of a failing cell while the matrix's first violations are worked out.
 const WORKING_OUT: &str = "finding the first change that fails it…";
 
+/// What the line under the matrix says while the policies of `scope` are evaluated.
 fn progress_note(app: &App, scope: &crate::judge::Scope) -> String {
     match &app.matrix_progress {
         Some(MatrixProgress::Running {
