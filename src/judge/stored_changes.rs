@@ -7,8 +7,8 @@
 //! list is a function of: this build of protolapse (its rules and messages), the scope and
 //! the ignores, and per side its name (a change not judged names the version), its
 //! fingerprint (the content), its failed files, whether its inline directives are read, and
-//! the digest of its docs (every location and comment, file by file: a file's docs are
-//! hashed once per process, shared by the versions that hold that blob). The store checks
+//! its docs, file by file: what each file's docs were read from (build, compiler, path and
+//! blob), or where that is not known, a digest of every location and comment. The store checks
 //! each entry whole (a corrupt or foreign one is dropped and judged again), writes it
 //! atomically and bounds its size.
 
@@ -112,8 +112,13 @@ impl StoredChanges {
         }
     }
 
-    /// SHA-256 over one file's docs: every element's file, line and comments.
+    /// What one file's docs are: their source when they have one (what they were read
+    /// from, see [`FileDocs::source`]); else SHA-256 over every element's file, line and
+    /// comments.
     fn docs_digest(&self, docs: &Arc<FileDocs>) -> [u8; 32] {
+        if let Some(source) = docs.source {
+            return source;
+        }
         let at = Arc::as_ptr(docs) as usize;
         if let Some(d) = lock(&self.docs).get(&at) {
             return *d;

@@ -1,13 +1,43 @@
 //! Source locations and leading comments of every declaration of one file, read from the
-//! parsed (not yet linked) descriptor's source info. They depend on the file's text alone,
-//! so they are computed once per blob and shared by every version that has it.
+//! parsed (not yet linked) descriptor's source info. They depend on the file's text alone
+//! (and on the compiler that read it), so they are computed once per blob and shared by
+//! every version that has it; their [`source`] says so.
 
 use std::sync::Arc;
 
 use prost_types::source_code_info::Location;
 use prost_types::{EnumDescriptorProto, FileDescriptorProto};
+use sha2::{Digest, Sha256};
 
 use super::model::{Doc, FileDocs};
+
+/// Which compiler read a file's source info.
+#[derive(Clone, Copy, Debug)]
+pub enum ReadBy {
+    Protox,
+    /// The protoc this process runs (its identity is part of the source).
+    Protoc,
+}
+
+/// What a file's docs are a function of: protolapse's build (the code below), the compiler
+/// that read the file, its path (docs name their file) and its blob (equal blobs are equal
+/// texts). Computed in place of hashing the docs: a few bytes, where the docs of protobuf's
+/// history are megabytes of comments.
+pub fn source(by: ReadBy, path: &str, blob: &str) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(super::store::build_id());
+    match by {
+        ReadBy::Protox => h.update(b"protox\0"),
+        ReadBy::Protoc => {
+            h.update(b"protoc\0");
+            h.update(super::protoc::identity());
+        }
+    }
+    h.update((path.len() as u64).to_le_bytes());
+    h.update(path.as_bytes());
+    h.update(blob.as_bytes());
+    h.finalize().into()
+}
 
 // Field numbers in descriptor.proto, used in source paths.
 const FILE_MESSAGE: i32 = 4;
@@ -105,10 +135,10 @@ fn join(scope: &str, name: &str) -> String {
 /// Docs of every declaration of a parsed file, taking its source info (which no one reads
 /// after): one pass over its locations, each freed as soon as its doc is made (a table of
 /// them by path was a tenth of a 10 MB file's peak). Of two locations of one path, the last
-/// is kept.
-pub fn of_file(file: &mut FileDescriptorProto) -> FileDocs {
+/// is kept. `source`: what the file was read from (see [`source`]).
+pub fn of_file(file: &mut FileDescriptorProto, source: [u8; 32]) -> FileDocs {
     let Some(info) = file.source_code_info.take() else {
-        return FileDocs::new();
+        return FileDocs::new(Some(source), Default::default());
     };
     let name: Arc<str> = file.name().into();
     // Every declaration's path has an even length, but the syntax statement's.
@@ -123,5 +153,5 @@ pub fn of_file(file: &mut FileDescriptorProto) -> FileDocs {
     }
     // Built in one go: the map's nodes are then full, where inserting one at a time left
     // them a third to a half empty. Of equal keys, collecting keeps the last.
-    docs.into_iter().collect()
+    FileDocs::new(Some(source), docs.into_iter().collect())
 }

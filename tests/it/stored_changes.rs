@@ -10,7 +10,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::cache::history;
-use crate::common::{ENTRY_HEADER as HEADER, Repo, cache_entries, proto, run_cached};
+use crate::common::{ENTRY_HEADER as HEADER, Repo, cache_entries, run_cached};
 
 const LOG: &[&str] = &["log", "--format", "json"];
 
@@ -111,30 +111,36 @@ fn warm_logs_read_the_lists_cold_runs_kept() {
 }
 
 /// Two repositories whose versions have the same names and the same compiled contents, and
-/// differ only in one comment, which in the second holds an inline ignore: the second, run
-/// on the first's cache, prints what it prints uncached (a list is keyed by the docs, not
-/// just the fingerprint).
+/// differ only in one comment: an inline ignore of another rule in the first, of the change
+/// in the second. The second, run on the first's cache, prints what it prints uncached (a
+/// list is keyed by the docs, not just the fingerprint and whether directives are read).
+/// Both with a file protox reads and with an editions file, whose docs protoc reads.
 #[test]
 fn a_pair_differing_only_in_comments_is_judged_for_itself() {
-    let repo = |comment: &str| {
-        let mut r = Repo::new();
-        r.write("a.proto", &proto("p", "message M { int32 a = 1; }"));
-        r.commit("one");
-        r.tag("v1.0.0");
-        let body = format!("message M {{\n  int64 a = 1; // {comment}\n}}");
-        r.write("a.proto", &proto("p", &body));
-        r.commit("two");
-        r.tag("v2.0.0");
-        r
-    };
-    let first = repo("widened");
-    let second = repo("protolapse:ignore FIELD_TYPE_CHANGED all readers are 64-bit");
-    let dir = tempfile::tempdir().unwrap();
-    let one = log(first.path(), Some(dir.path()));
-    let two = log(second.path(), Some(dir.path()));
-    assert_eq!(two, log(second.path(), None));
-    assert_eq!(one, log(first.path(), None));
-    assert_ne!(one.1, two.1, "the directive changes the counts");
+    for head in ["syntax = \"proto3\";", "edition = \"2023\";"] {
+        let repo = |comment: &str| {
+            let mut r = Repo::new();
+            let text = |body: &str| format!("{head}\npackage p;\n\n{body}\n");
+            r.write("a.proto", &text("message M { int32 a = 1; }"));
+            r.commit("one");
+            r.tag("v1.0.0");
+            r.write(
+                "a.proto",
+                &text(&format!("message M {{\n  int64 a = 1; // {comment}\n}}")),
+            );
+            r.commit("two");
+            r.tag("v2.0.0");
+            r
+        };
+        let first = repo("protolapse:ignore FIELD_RENAMED nothing was renamed");
+        let second = repo("protolapse:ignore FIELD_TYPE_CHANGED all readers are 64-bit");
+        let dir = tempfile::tempdir().unwrap();
+        let one = log(first.path(), Some(dir.path()));
+        let two = log(second.path(), Some(dir.path()));
+        assert_eq!(two, log(second.path(), None), "{head}");
+        assert_eq!(one, log(first.path(), None), "{head}");
+        assert_ne!(one.1, two.1, "{head}: the directive changes the counts");
+    }
 }
 
 /// One history read with other proto roots: a file that was outside the roots (found in the

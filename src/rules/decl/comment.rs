@@ -193,6 +193,7 @@ impl<'d> Compare<'_, 'd> {
 mod tests {
     use super::*;
     use crate::schema::model::Doc;
+    use std::collections::BTreeMap;
 
     /// Two docs maps drawn from a few names and comments (a seeded generator): the walk finds the
     /// names documented in both whose comments differ, and only those.
@@ -204,7 +205,7 @@ mod tests {
         let mut next = |m: u64| rng.next_u64() % m;
         let mut found = 0;
         for _ in 0..300 {
-            let mut maps = [FileDocs::new(), FileDocs::new()];
+            let mut maps: [BTreeMap<String, Doc>; 2] = Default::default();
             for m in &mut maps {
                 for _ in 0..next(30) {
                     let name = format!("p.M{}.f{}", next(4), next(6));
@@ -223,7 +224,8 @@ mod tests {
                 .map(|(k, _)| k.as_str())
                 .collect();
             found += expected.len();
-            assert_eq!(differing(&maps[0], &maps[1]), expected);
+            let [a, b] = maps.clone().map(|m| FileDocs::new(None, m));
+            assert_eq!(differing(&a, &b), expected);
         }
         assert!(found > 100, "{found}");
     }

@@ -62,7 +62,8 @@ pub(super) fn parse(f: &SourceRef<'_>, stats: &mut CompileStats) -> Result<Parse
                 // Link without source info: the docs take it, once per blob. The parse
                 // is owned, so nothing of it is copied (a copy of a 10 MB file's source
                 // info was a tenth of its load's time).
-                let docs = Arc::new(docs::of_file(&mut proto));
+                let source = docs::source(docs::ReadBy::Protox, f.path, f.blob);
+                let docs = Arc::new(docs::of_file(&mut proto, source));
                 Parsed::Protox(Arc::new(File::from_file_descriptor_proto(proto)), docs)
             })
             .unwrap_or_else(|e| {

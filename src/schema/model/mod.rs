@@ -105,10 +105,33 @@ pub struct Doc {
     pub trailing: Box<str>,
 }
 
-/// Element name (`pkg.Msg`, `pkg.Msg.field`, `pkg.Enum.VALUE`, `pkg.Svc.Method`, an
-/// extension's full name `pkg.ext` or `pkg.Msg.ext`, or the file name for the file itself)
-/// -> its doc.
-pub type FileDocs = BTreeMap<String, Doc>;
+/// The docs of one file: element name (`pkg.Msg`, `pkg.Msg.field`, `pkg.Enum.VALUE`,
+/// `pkg.Svc.Method`, an extension's full name `pkg.ext` or `pkg.Msg.ext`, or the file name
+/// for the file itself) -> its doc, read as a map; and what they were read from.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileDocs {
+    /// What the docs are a function of, when known: SHA-256 over protolapse's build, the
+    /// compiler that read the file, its path and its blob (`docs::source`). Docs of one
+    /// source are equal, so a key can take the source for the docs (`judge`'s stored change
+    /// lists) instead of hashing every comment.
+    pub source: Option<[u8; 32]>,
+    by_element: BTreeMap<String, Doc>,
+}
+
+impl FileDocs {
+    /// The docs `by_element`, read from `source` (see [`FileDocs::source`]).
+    pub fn new(source: Option<[u8; 32]>, by_element: BTreeMap<String, Doc>) -> Self {
+        FileDocs { source, by_element }
+    }
+}
+
+impl std::ops::Deref for FileDocs {
+    type Target = BTreeMap<String, Doc>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.by_element
+    }
+}
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct File {

@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
+use sha2::{Digest, Sha256};
+
 mod run;
 
 use run::CALLS;
@@ -55,6 +57,30 @@ pub fn locate() -> Result<&'static Protoc, &'static str> {
         .get_or_init(|| find(std::env::var_os("PROTOC").map(PathBuf::from)))
         .as_ref()
         .map_err(String::as_str)
+}
+
+/// Which protoc runs (path, version, size and time of the program), or why none does.
+pub fn identity() -> &'static [u8; 32] {
+    static ID: OnceLock<[u8; 32]> = OnceLock::new();
+    ID.get_or_init(|| {
+        let mut h = Sha256::new();
+        match locate() {
+            Ok(p) => {
+                h.update(p.program.to_string_lossy().as_bytes());
+                h.update([0]);
+                h.update(p.major.to_le_bytes());
+                if let Some(i) = &p.include {
+                    h.update(i.to_string_lossy().as_bytes());
+                }
+                h.update([0]);
+                if let Ok(meta) = std::fs::metadata(&p.program) {
+                    crate::schema::store::stamp(&mut h, &meta);
+                }
+            }
+            Err(why) => h.update(format!("none: {why}").as_bytes()),
+        }
+        h.finalize().into()
+    })
 }
 
 /// Which protoc runs, as text for `bench` and `log` (`vendored protoc (path)`, or why none).

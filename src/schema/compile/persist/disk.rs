@@ -10,11 +10,12 @@ use sha2::{Digest, Sha256};
 
 use super::super::super::fingerprint;
 use super::super::super::model::Schema;
+use super::super::super::protoc;
 use super::super::super::store::{Kind, Store};
 use super::super::shared::Shared;
 use super::super::{Compiled, Diagnostic, HowCompiled, Parsed, SourceRef, Status};
 use super::part::{Part, conflicts, split};
-use super::plan::{Plan, Record, Via, base_id, given, protoc_id, record_key};
+use super::plan::{Plan, Record, Via, base_id, given, record_key};
 use super::{DiskStats, Extra, ParsedMap};
 
 /// What the cache holds of a set.
@@ -82,7 +83,7 @@ fn set_key(files: &[SourceRef<'_>]) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(b"set\0");
     h.update(base_id());
-    h.update(protoc_id());
+    h.update(protoc::identity());
     let unread: HashMap<&str, &str> = files
         .iter()
         .filter_map(|f| f.text.err().map(|why| (f.path, why)))

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::super::super::model::Origin;
+use super::super::super::protoc;
 use super::super::super::thirdparty;
 use super::super::{HowCompiled, Parsed, SourceRef};
 
@@ -63,30 +64,6 @@ pub(super) struct Plan {
 /// protolapse itself (see [`store::build_id`](super::super::super::store::build_id)).
 pub(super) fn base_id() -> &'static [u8; 32] {
     super::super::super::store::build_id()
-}
-
-/// Which protoc runs (path, version, size and time of the program), or why none does.
-pub(super) fn protoc_id() -> &'static [u8; 32] {
-    static ID: OnceLock<[u8; 32]> = OnceLock::new();
-    ID.get_or_init(|| {
-        let mut h = Sha256::new();
-        match super::super::super::protoc::locate() {
-            Ok(p) => {
-                h.update(p.program.to_string_lossy().as_bytes());
-                h.update([0]);
-                h.update(p.major.to_le_bytes());
-                if let Some(i) = &p.include {
-                    h.update(i.to_string_lossy().as_bytes());
-                }
-                h.update([0]);
-                if let Ok(meta) = std::fs::metadata(&p.program) {
-                    crate::schema::store::stamp(&mut h, &meta);
-                }
-            }
-            Err(why) => h.update(format!("none: {why}").as_bytes()),
-        }
-        h.finalize().into()
-    })
 }
 
 /// The imports of a well-known type protox supplies; None when it is not one.
@@ -281,7 +258,7 @@ impl Plan {
             h.update(b"part\0");
             h.update(base_id());
             if closure.iter().any(|q| via(q) == Via::Protoc) {
-                h.update(protoc_id());
+                h.update(protoc::identity());
             }
             h.update([origin.map_or(255, |o| o as u8), via(p) as u8]);
             for q in &closure {

@@ -285,12 +285,10 @@ fn run_batch(
     let mut work: Vec<Vec<&Target<'_>>> = vec![chunk.to_vec()];
     while let Some(group) = work.pop() {
         if let [single] = group.as_slice() {
-            let unit =
-                run_unit(texts, protoc, &[single.path], &single.sources).and_then(|mut outs| {
-                    outs.pop().ok_or_else(|| {
-                        Failure::not_run(single.path, "protoc's output lacks it".into())
-                    })
-                });
+            let unit = run_unit(texts, protoc, &[*single], &single.sources).and_then(|mut outs| {
+                outs.pop()
+                    .ok_or_else(|| Failure::not_run(single.path, "protoc's output lacks it".into()))
+            });
             out.push((single.key.clone(), Arc::new(unit)));
             continue;
         }
@@ -301,8 +299,7 @@ fn run_batch(
         sources.sort_unstable();
         sources.dedup_by_key(|(p, _)| *p);
         let written: HashSet<&str> = sources.iter().map(|(p, _)| *p).collect();
-        let paths: Vec<&str> = group.iter().map(|t| t.path).collect();
-        let errors = match run_unit(texts, protoc, &paths, &sources) {
+        let errors = match run_unit(texts, protoc, &group, &sources) {
             Ok(outs) if outs.len() == group.len() => {
                 for (t, unit) in group.iter().zip(outs) {
                     // A unit that used a file of another unit's closure (an import the

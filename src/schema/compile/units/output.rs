@@ -117,16 +117,17 @@ fn in_target(d: &Diagnostic, target: &str) -> Diagnostic {
     }
 }
 
-/// Runs protoc on `targets` (with `sources`, their import closures) and rewrites its
+/// Runs protoc on `units` (with `sources`, their import closures) and rewrites its
 /// output for prost-reflect; one unit per target, in the order given.
 pub(super) fn run_unit(
     texts: &protoc::Texts,
     protoc: &protoc::Protoc,
-    targets: &[&str],
+    units: &[&Target<'_>],
     sources: &[(&str, &str)],
 ) -> Result<Vec<UnitOut>, Failure> {
+    let targets: Vec<&str> = units.iter().map(|t| t.path).collect();
     let first = targets.first().copied().unwrap_or("");
-    let bytes = protoc::compile_unit(texts, protoc, targets, sources)?;
+    let bytes = protoc::compile_unit(texts, protoc, &targets, sources)?;
     let fail = |message: String| Failure::not_run(first, message);
     // Every file of the output once, dependencies first (protoc's order). Only the head of
     // each file is decoded; editions files get `syntax` rewritten and `edition` dropped on
@@ -141,10 +142,11 @@ pub(super) fn run_unit(
         let head = FileHead::decode(file)
             .map_err(|e| fail(format!("cannot read protoc's descriptor set: {e}")))?;
         let name = head.name.unwrap_or_default();
-        if targets.contains(&name.as_str())
+        if let Some(t) = units.iter().find(|t| t.path == name)
             && let Ok(mut full) = prost_types::FileDescriptorProto::decode(file)
         {
-            docs_of.insert(name.clone(), Arc::new(docs::of_file(&mut full)));
+            let source = docs::source(docs::ReadBy::Protoc, t.path, &t.key.1);
+            docs_of.insert(name.clone(), Arc::new(docs::of_file(&mut full, source)));
         }
         deps.insert(name.clone(), head.dependency);
         let editions = head.syntax.as_deref() == Some("editions");
@@ -177,8 +179,8 @@ pub(super) fn run_unit(
         .map(|(i, f)| (f.name.as_str(), i))
         .collect();
     let mut outs = Vec::with_capacity(targets.len());
-    for target in targets {
-        let docs = docs_of.get(*target).cloned().unwrap_or_default();
+    for target in targets.iter().copied() {
+        let docs = docs_of.get(target).cloned().unwrap_or_default();
         // The target's closure, in the output's order.
         let wanted = closure(target, |p| deps.get(p));
         let mut idx: Vec<usize> = wanted
