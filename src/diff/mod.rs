@@ -16,13 +16,17 @@ mod from_root;
 pub mod members;
 mod structural;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::OnceLock;
+
+use foldhash::fast::FixedState;
 
 use crate::schema::model::reads::Types;
 use crate::schema::model::{Content, Enum, Extension, File, Message, Service};
 
 pub use from_root::{Reach, pair_from_root, pair_reached};
 pub use structural::same_shape;
+use structural::{same_enums, same_messages};
 
 use from_root::{node, push_nodes};
 
@@ -87,6 +91,49 @@ pub struct Index<'a> {
     services: Vec<(&'a str, &'a Service)>,
     /// Own extensions by extended message, each in number order.
     extensions: Vec<(&'a str, Vec<&'a Extension>)>,
+    /// Each own message's and enum's [shape key](ShapeKeys), worked out the first time a
+    /// pairing with removed and added types needs them: once per schema, where a transitive
+    /// policy pairs each schema with every other.
+    shape_keys: OnceLock<ShapeKeys>,
+}
+
+/// What a renamed type keeps: its field (or value) numbers and names, hashed. Equal keys
+/// are necessary for the same shape ([`same_shape`] decides), so only types of equal keys
+/// are compared. By the declaration's address (declarations are shared between schemas:
+/// one address, one declaration, one key).
+#[derive(Default)]
+struct ShapeKeys {
+    messages: HashMap<usize, u64, FixedState>,
+    enums: HashMap<usize, u64, FixedState>,
+}
+
+fn address<T>(x: &T) -> usize {
+    std::ptr::from_ref(x) as usize
+}
+
+fn message_key(m: &Message) -> u64 {
+    shape_hash(
+        m.fields
+            .iter()
+            .map(|(n, f)| (i64::from(*n), f.name.as_str())),
+    )
+}
+
+fn enum_key(e: &Enum) -> u64 {
+    shape_hash(
+        e.values
+            .iter()
+            .map(|v| (i64::from(v.number), v.name.as_str())),
+    )
+}
+
+fn shape_hash<'s>(items: impl Iterator<Item = (i64, &'s str)>) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = FixedState::default().build_hasher();
+    for item in items {
+        item.hash(&mut h);
+    }
+    h.finish()
 }
 
 impl<'a> Index<'a> {
@@ -132,7 +179,35 @@ impl<'a> Index<'a> {
             enums,
             services,
             extensions,
+            shape_keys: OnceLock::new(),
         }
+    }
+
+    fn shape_keys(&self) -> &ShapeKeys {
+        self.shape_keys.get_or_init(|| ShapeKeys {
+            messages: self
+                .messages
+                .iter()
+                .map(|(_, m)| (address(*m), message_key(m)))
+                .collect(),
+            enums: self
+                .enums
+                .iter()
+                .map(|(_, e)| (address(*e), enum_key(e)))
+                .collect(),
+        })
+    }
+
+    /// The shape key of one of this schema's own messages.
+    fn message_key(&self, m: &Message) -> u64 {
+        let known = self.shape_keys().messages.get(&address(m));
+        known.copied().unwrap_or_else(|| message_key(m))
+    }
+
+    /// The shape key of one of this schema's own enums.
+    fn enum_key(&self, e: &Enum) -> u64 {
+        let known = self.shape_keys().enums.get(&address(e));
+        known.copied().unwrap_or_else(|| enum_key(e))
     }
 
     /// The own extensions of `extendee`, in number order.
@@ -204,39 +279,15 @@ pub fn pair_indexed<'a>(a: &Index<'a>, b: &Index<'a>) -> Pairing<'a> {
     let mut messages = by_name(&a.messages, &b.messages);
     let mut enums = by_name(&a.enums, &b.enums);
     let services = by_name(&a.services, &b.services);
-    // Same field numbers and names are necessary for the same shape: a cheap key first, a
-    // hash of them (`same_shape` decides; equal keys have equal hashes).
-    let hash = |items: &mut dyn Iterator<Item = (i64, &str)>| {
-        use std::hash::{BuildHasher, Hash, Hasher};
-        let mut h = foldhash::fast::FixedState::default().build_hasher();
-        for item in items {
-            item.hash(&mut h);
-        }
-        h.finish()
-    };
     let renamed = join_renames(
         &mut messages,
-        |m| {
-            hash(
-                &mut m
-                    .fields
-                    .iter()
-                    .map(|(n, f)| (i64::from(*n), f.name.as_str())),
-            )
-        },
-        |a, b| same_shape(Types::of(old), &a.full_name, Types::of(new), &b.full_name),
+        (|m| a.message_key(m), |m| b.message_key(m)),
+        |x, y| same_messages(Types::of(old), x, Types::of(new), y),
     );
     join_renames(
         &mut enums,
-        |e| {
-            hash(
-                &mut e
-                    .values
-                    .iter()
-                    .map(|v| (i64::from(v.number), v.name.as_str())),
-            )
-        },
-        |a, b| same_shape(Types::of(old), &a.full_name, Types::of(new), &b.full_name),
+        (|e| a.enum_key(e), |e| b.enum_key(e)),
+        same_enums,
     );
     // Extensions of a message paired with another (renamed) pair by number across the two
     // names; the others (extended messages outside the repository, or on one side) by name.
@@ -336,34 +387,39 @@ fn pair_extension_lists<'a>(
         pairs.push(pair);
     }
     if pairs.iter().any(|p| p.new.is_none()) && pairs.iter().any(|p| p.old.is_none()) {
-        join_renames(&mut pairs, |x| x.full_name.as_str(), |_, _| true);
+        let name = |x: &'a Extension| x.full_name.as_str();
+        join_renames(&mut pairs, (name, name), |_, _| true);
     }
     pairs
 }
 
 /// Replaces a removed `a` and an added `b` with `same(a, b)` by one pair, each `a` at most
-/// once, in name order. Only declarations with equal `key`s (a necessary condition for
-/// `same`) are compared, so that histories with hundreds of removals stay fast. Returns the
-/// pairs it joined.
+/// once, in name order. Only declarations with equal keys (a necessary condition for
+/// `same`; `keys`: of the old side's, of the new side's) are compared, so that histories
+/// with hundreds of removals stay fast. Returns the pairs it joined.
 fn join_renames<'a, T, K: Ord>(
     pairs: &mut Vec<Pair<'a, T>>,
-    key: impl Fn(&'a T) -> K,
+    keys: (impl Fn(&'a T) -> K, impl Fn(&'a T) -> K),
     same: impl Fn(&T, &T) -> bool,
 ) -> Vec<(&'a T, &'a T)> {
+    let (old_key, new_key) = keys;
     let removed: Vec<usize> = (0..pairs.len())
         .filter(|&i| pairs[i].new.is_none())
         .collect();
+    if removed.is_empty() || pairs.iter().all(|p| p.old.is_some()) {
+        return Vec::new();
+    }
     let mut added: BTreeMap<K, Vec<usize>> = BTreeMap::new();
     for i in (0..pairs.len()).filter(|&i| pairs[i].old.is_none()) {
         if let Some(new) = pairs[i].new {
-            added.entry(key(new)).or_default().push(i);
+            added.entry(new_key(new)).or_default().push(i);
         }
     }
     let mut drop = BTreeSet::new();
     let mut joined = Vec::new();
     for r in removed {
         let Some(old) = pairs[r].old else { continue };
-        let Some(candidates) = added.get_mut(&key(old)) else {
+        let Some(candidates) = added.get_mut(&old_key(old)) else {
             continue;
         };
         if let Some(pos) = candidates
