@@ -209,8 +209,9 @@ impl Marked {
         self.build(false)
     }
 
-    /// The matrix, each failing cell with its first violation, found on every core.
-    pub fn complete(mut self, cmp: &Comparer<'_>) -> PolicyMatrix {
+    /// The matrix, each failing cell with its first violation, found on every core. The
+    /// marks are kept: freeing them takes milliseconds the matrix need not wait for.
+    pub fn complete(&mut self, cmp: &Comparer<'_>) -> PolicyMatrix {
         let evaluation = Evaluation {
             cmp,
             level: self.level,

@@ -132,18 +132,21 @@ pub fn execute_with(
             // One comparer for both, each step on every core: the matrix's marks (the pairs
             // they summarize, the analysis reads again), the analysis, then the first
             // violations of the matrix's failing cells.
-            let Some(marked) = marks(&cmp, &settings, progress) else {
+            let Some(mut marked) = marks(&cmp, &settings, progress) else {
                 return Some(analysis());
             };
             (progress.report)(Action::Matrix(Arc::new(marked.matrix())));
             (progress.report)(analysis());
-            Action::Matrix(Arc::new(marked.complete(&cmp)))
+            (progress.report)(Action::Matrix(Arc::new(marked.complete(&cmp))));
+            // The comparer and the marks are freed once the matrix is on its way.
+            return None;
         }
         Request::Matrix { project, settings } => {
             let cmp = crate::policy::comparer(&project, &settings);
-            let marked = marks(&cmp, &settings, progress)?;
+            let mut marked = marks(&cmp, &settings, progress)?;
             (progress.report)(Action::Matrix(Arc::new(marked.matrix())));
-            Action::Matrix(Arc::new(marked.complete(&cmp)))
+            (progress.report)(Action::Matrix(Arc::new(marked.complete(&cmp))));
+            return None;
         }
         Request::Lifecycle { project, container } => Action::Lifecycle(Arc::new(
             crate::policy::lifecycle(&project.versions, &container),
