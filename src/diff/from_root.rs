@@ -143,6 +143,12 @@ impl<'a> Reach<'a> {
         Reach { nodes }
     }
 
+    /// The names of what is reached (messages, enums and services), in the order first
+    /// reached.
+    pub fn names(&self) -> impl Iterator<Item = &'a str> + '_ {
+        self.nodes.iter().map(|r| r.node.name)
+    }
+
     /// The messages reached, in the order first reached.
     pub fn messages(&self) -> impl Iterator<Item = &'a Message> + '_ {
         self.nodes.iter().filter_map(|r| match r.node.decl {

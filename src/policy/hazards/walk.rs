@@ -9,9 +9,9 @@ use super::{
     Container, Hazard, NO_EXTENSIONS, dependencies, enumeration, extensions, message, own_enum,
     own_enums, own_message, own_messages,
 };
+use crate::diff::Reach;
 use crate::judge::Scope;
 use crate::load::{Loaded, lineage};
-use crate::schema::graph::build;
 use crate::schema::model::Content;
 
 /// Where a hazard goes among those of its version.
@@ -44,13 +44,13 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
     }
     // Each version whose content is new: what the root reaches there (None: everything). A
     // set: the lookup runs once per message and enum (a 50,000-type root was quadratic).
-    let reach: Vec<Option<Option<Names>>> = versions
+    let reach: Vec<Option<Option<Names<&str>>>> = versions
         .par_iter()
         .map(|v| {
             let content = &v.schema().filter(|_| v.unchanged_since.is_none())?.content;
             Some(scope.root().map(|r| {
                 if scope.present_in(content) {
-                    build(content, r).names().map(str::to_string).collect()
+                    Reach::of(content, r).names().collect()
                 } else {
                     Names::default()
                 }
@@ -75,8 +75,7 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
         let content = &content.content;
         match reach.get(i) {
             Some(Some(Some(reached))) => {
-                for name in reached {
-                    let name = name.as_str();
+                for &name in reached {
                     if let Some((k, m)) = content.messages.get_key_value(name)
                         && own_message(content, m)
                     {
