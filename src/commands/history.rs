@@ -1,13 +1,14 @@
 //! `log` (every version, judged), `diff` (one pair) and `blame` (one declaration across the
 //! history).
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, bail};
 
 use protolapse::judge::{Ignores, Scope, Side, judge};
 use protolapse::policy::{self, Settings, lifecycle};
 use protolapse::report;
 use protolapse::sanitize;
 use protolapse::schema::Status;
+use protolapse::schema::graph::RootMatch;
 
 use super::{Opened, compiled, find_version, pretty};
 
@@ -88,8 +89,14 @@ pub fn diff(
 /// `protolapse blame`: the lifecycle of one message's fields or one enum's values.
 pub fn blame(opened: &Opened, name: &str, json: bool) -> Result<String> {
     let versions = &opened.project.versions;
-    let full = lifecycle::resolve(versions, name).map_err(|close| {
-        anyhow!(
+    let full = match lifecycle::resolve(versions, name) {
+        RootMatch::Found(full) => full,
+        RootMatch::Ambiguous(names) => bail!(
+            "`{}` is ambiguous: {}\n  help: pass the full name",
+            sanitize::line(name),
+            names.join(", ")
+        ),
+        RootMatch::Unknown(close) => bail!(
             "no message or enum `{}` in any version{}\n  help: give a full name (pkg.Msg) or a unique short one",
             sanitize::line(name),
             if close.is_empty() {
@@ -97,8 +104,8 @@ pub fn blame(opened: &Opened, name: &str, json: bool) -> Result<String> {
             } else {
                 format!("; closest: {}", close.join(", "))
             }
-        )
-    })?;
+        ),
+    };
     let l = lifecycle(versions, &full);
     if json {
         pretty(&serde_json::to_value(&l)?)

@@ -61,8 +61,10 @@ impl Scope {
     }
 
     /// Resolves `given` (a full or unique short name; None: the whole schema) in the first of
-    /// `candidates` that has it — versions that did not compile are passed over. `place`
-    /// names where it was looked for, for the error.
+    /// `candidates` that has it — versions that did not compile are passed over. A short
+    /// name that names several types there is an error, even where an older version has one
+    /// of them only (`log` and `diff` agree on what a name means). `place` names where it
+    /// was looked for, for the error.
     pub fn resolve<'a>(
         given: Option<&str>,
         candidates: impl IntoIterator<Item = &'a Loaded>,
@@ -71,13 +73,16 @@ impl Scope {
         let Some(given) = given else {
             return Ok(Scope::Whole);
         };
-        let mut ambiguous = None;
+        let root = crate::sanitize::line(given);
         let mut close = Vec::new();
         for v in candidates {
             let Some(schema) = v.schema() else { continue };
             match resolve_root(&schema.content, given) {
                 RootMatch::Found(name) => return Ok(Scope::Root(name)),
-                RootMatch::Ambiguous(names) => ambiguous = ambiguous.or(Some(names)),
+                RootMatch::Ambiguous(names) => {
+                    let place = crate::sanitize::line(v.name());
+                    return Err(ScopeError::Ambiguous { root, place, names });
+                }
                 RootMatch::Unknown(c) => {
                     if close.is_empty() {
                         close = c;
@@ -85,12 +90,8 @@ impl Scope {
                 }
             }
         }
-        let root = crate::sanitize::line(given);
         let place = crate::sanitize::line(&place());
-        Err(match ambiguous {
-            Some(names) => ScopeError::Ambiguous { root, place, names },
-            None => ScopeError::Unknown { root, place, close },
-        })
+        Err(ScopeError::Unknown { root, place, close })
     }
 
     /// Resolves `given` in the newest version of a history that has it.

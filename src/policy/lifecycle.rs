@@ -8,7 +8,7 @@ use crate::diff::pair_one;
 use crate::load::Loaded;
 use crate::rules;
 use crate::schema::Status;
-use crate::schema::graph::{closest, type_text};
+use crate::schema::graph::{RootMatch, closest, type_text};
 use crate::schema::model::{Content, Enum, Message};
 
 /// A number's state in one version.
@@ -114,9 +114,9 @@ struct Seen {
     deprecated: bool,
 }
 
-/// Resolves a message or enum name (full, or a unique suffix) over every version; Err with
-/// the closest names.
-pub fn resolve(versions: &[Loaded], given: &str) -> Result<String, Vec<String>> {
+/// Resolves a message or enum name (full, or a unique suffix) over every version: found,
+/// ambiguous (the full names it ends), or unknown (the closest names).
+pub fn resolve(versions: &[Loaded], given: &str) -> RootMatch {
     let given = given.trim_start_matches('.');
     let mut all: Vec<&str> = Vec::new();
     let mut own: Vec<&str> = Vec::new();
@@ -148,7 +148,7 @@ pub fn resolve(versions: &[Loaded], given: &str) -> Result<String, Vec<String>> 
         list.dedup();
     }
     if all.contains(&given) {
-        return Ok(given.to_string());
+        return RootMatch::Found(given.to_string());
     }
     // A short name means the repository's own type before a well-known one.
     let suffix = format!(".{given}");
@@ -161,9 +161,9 @@ pub fn resolve(versions: &[Loaded], given: &str) -> Result<String, Vec<String>> 
     let mine = hits(&own);
     let hits = if mine.is_empty() { hits(&all) } else { mine };
     match hits.as_slice() {
-        [one] => Ok(one.clone()),
-        [] => Err(closest(&all, given, 3)),
-        many => Err(many.to_vec()),
+        [one] => RootMatch::Found(one.clone()),
+        [] => RootMatch::Unknown(closest(&all, given, 3)),
+        many => RootMatch::Ambiguous(many.to_vec()),
     }
 }
 

@@ -443,3 +443,52 @@ fn colour_follows_the_flag_and_the_environment() {
     assert_eq!(code, 1);
     assert!(out.contains("\u{1b}[31merror[SEMVER_TOO_SMALL]"), "{out}");
 }
+
+/// A short root names one type in the newest version that has it, or it is an error: `log`
+/// once resolved a name that had become ambiguous through an older version where it was
+/// unique, while `diff` rejected it, and `blame` called an ambiguous name unknown. Every
+/// command now says the same, naming the version.
+#[test]
+fn an_ambiguous_short_root_is_an_error_in_every_command() {
+    let mut r = Repo::new();
+    r.write("a.proto", &proto("a", "message M { int32 x = 1; }"));
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write("b.proto", &proto("b", "message M { string y = 1; }"));
+    r.commit("two");
+    r.tag("v2.0.0");
+    for args in [
+        &["log", "--root", "M"][..],
+        &["diff", "--root", "M", "v1.0.0", "v2.0.0"],
+        &[
+            "check",
+            "--rev",
+            "v2.0.0",
+            "--against",
+            "v1.0.0",
+            "--root",
+            "M",
+        ],
+    ] {
+        let (code, out, err) = run(args, r.path());
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        // Named where: the newest version of a history, or the one `check` judges.
+        let place = if args[0] == "check" {
+            "WORKTREE"
+        } else {
+            "v2.0.0"
+        };
+        assert!(
+            err.contains(&format!("root `M` is ambiguous in {place}: a.M, b.M")),
+            "{args:?}: {err}"
+        );
+    }
+    // blame follows a type over the whole history: ambiguous is said so, not "unknown".
+    let (code, out, err) = run(&["blame", "M"], r.path());
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("`M` is ambiguous: a.M, b.M"), "{err}");
+    // The full name, or a name unique in the newest version, still resolves.
+    let (code, out, err) = run(&["log", "--root", "a.M"], r.path());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("v2.0.0"), "{out}");
+}

@@ -7,6 +7,7 @@ use crate::common::{Repo, proto};
 use protolapse::policy::lifecycle::State;
 use protolapse::policy::{self, HazardKind, Settings};
 use protolapse::rules::RuleId;
+use protolapse::schema::graph::RootMatch;
 
 #[test]
 fn history_wide_hazards() {
@@ -142,7 +143,9 @@ fn an_extension_number_reused_is_a_hazard() {
 #[test]
 fn lifecycle_of_each_field() {
     let (_r, p) = evolving();
-    let name = policy::lifecycle::resolve(&p.versions, "M").unwrap();
+    let RootMatch::Found(name) = policy::lifecycle::resolve(&p.versions, "M") else {
+        panic!("t.M not found");
+    };
     assert_eq!(name, "t.M");
     let l = policy::lifecycle(&p.versions, &name);
     let row = |n: i64| l.rows.iter().find(|r| r.number == n).unwrap();
@@ -152,7 +155,10 @@ fn lifecycle_of_each_field() {
     assert_eq!(row(1).names, ["a", "a2"]);
     assert_eq!(states(2), [Absent, Added, Kept, Kept, Changed]);
     assert_eq!(row(2).cells[4].rules, [RuleId::FIELD_TYPE_CHANGED]);
-    assert!(policy::lifecycle::resolve(&p.versions, "Nope").is_err());
+    assert!(matches!(
+        policy::lifecycle::resolve(&p.versions, "Nope"),
+        RootMatch::Unknown(_)
+    ));
 }
 
 /// A reuse names the type as declared (`string`, though it reads like `bytes`) and the last
