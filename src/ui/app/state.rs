@@ -354,13 +354,24 @@ impl App {
         self.try_root(true);
     }
 
-    /// Resolves the wanted root against the compiled versions, newest first; at the end of the
-    /// load, an unknown root opens the finder with it as the query.
+    /// Resolves the wanted root against the compiled versions, newest first, as every
+    /// command does: while the load goes on, only down to the newest version not compiled
+    /// yet (a name unique in an older version may be ambiguous, or another type, in a newer
+    /// one). At the end of the load, an unknown root opens the finder with it as the query.
     fn try_root(&mut self, last_chance: bool) {
         let Some(want) = self.root_wanted.clone() else {
             return;
         };
-        let error = match Scope::in_history(Some(&want), &self.versions) {
+        let known = self
+            .versions
+            .iter()
+            .rev()
+            .take_while(|v| v.status() != crate::schema::Status::Pending);
+        let resolved = match last_chance {
+            true => Scope::in_history(Some(&want), &self.versions),
+            false => Scope::resolve(Some(&want), known, String::new),
+        };
+        let error = match resolved {
             Ok(Scope::Root(name)) => {
                 self.root_wanted = None;
                 self.set_root(name);
@@ -372,8 +383,11 @@ impl App {
         if last_chance {
             self.root_wanted = None;
             self.status = Some(match error {
-                ScopeError::Ambiguous { root, names, .. } => {
-                    format!("root `{root}` is ambiguous: {}", names.join(", "))
+                ScopeError::Ambiguous { root, place, names } => {
+                    format!(
+                        "root `{root}` is ambiguous in {place}: {}",
+                        names.join(", ")
+                    )
                 }
                 ScopeError::Unknown { root, .. } => {
                     format!("no message or service `{root}` in any version: pick a root")

@@ -180,6 +180,41 @@ fn an_unknown_root_opens_the_finder_with_it() {
     assert!(app.status.as_deref().unwrap_or("").contains("Temprature"));
 }
 
+/// A short root that names two types in the newest version is never resolved through an
+/// older version where it is unique, at any step of the load (the older one compiles
+/// first): the terminal UI follows every command's rule, and says where it is ambiguous.
+#[test]
+fn an_ambiguous_root_is_never_resolved_through_an_older_version() {
+    use crate::common::{Repo, proto};
+    use protolapse::explore::names::Index;
+    use protolapse::ui::runtime::loader::{self, LoadOptions, Source};
+    use protolapse::ui::runtime::worker::Inbox;
+    use std::sync::RwLock;
+    let mut r = Repo::new();
+    r.write("a.proto", &proto("a", "message M { int32 x = 1; }"));
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write("b.proto", &proto("b", "message M { string y = 1; }"));
+    r.commit("two");
+    r.tag("v2.0.0");
+    let (names, inbox) = (RwLock::new(Index::new()), Inbox::default());
+    let source = Source::Repo(r.path().to_path_buf());
+    loader::run(&source, &LoadOptions::default(), &names, &inbox, &|| {}).expect("loads");
+    let size = ratatui::layout::Rect::new(0, 0, 120, 40);
+    let mut app = App::new(COLOR, size, "repo", Some("M".into()));
+    let actions = inbox.drain();
+    assert!(actions.len() >= 4, "opened, two compiled, loaded");
+    for a in actions {
+        app.update(a);
+        assert_eq!(app.root, None);
+    }
+    let status = app.status.as_deref().unwrap_or("");
+    assert!(
+        status.contains("root `M` is ambiguous in v2.0.0: a.M, b.M"),
+        "{status}"
+    );
+}
+
 #[test]
 fn mouse_clicks_select_and_the_wheel_scrolls() {
     let mut app = demo(120, 40, Some("FlightPath"), COLOR);
