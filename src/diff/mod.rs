@@ -98,9 +98,8 @@ pub struct Index<'a> {
 }
 
 /// What a renamed type keeps: its field (or value) numbers and names, hashed. Equal keys
-/// are necessary for the same shape ([`same_shape`] decides), so only types of equal keys
-/// are compared. By the declaration's address (declarations are shared between schemas:
-/// one address, one declaration, one key).
+/// are necessary for the same shape (`same_messages` and `same_enums` decide), so only
+/// types of equal keys are compared. One schema's, by the declaration's address.
 #[derive(Default)]
 struct ShapeKeys {
     messages: HashMap<usize, u64, FixedState>,

@@ -60,13 +60,7 @@ impl<'a> Walker<'a> {
     /// Every field alike in what needs no look-up first, so that most differences are
     /// found without one; then the types the fields name.
     fn messages(&mut self, x: &'a Message, y: &'a Message) -> bool {
-        let kind = |a: &FieldType, b: &FieldType| match (a, b) {
-            (FieldType::Scalar(x), FieldType::Scalar(y)) => x == y,
-            (FieldType::Message(_), FieldType::Message(_))
-            | (FieldType::Group(_), FieldType::Group(_))
-            | (FieldType::Enum(_), FieldType::Enum(_)) => true,
-            _ => false,
-        };
+        let kind = |a, b| !matches!(kinds(a, b), Kinds::Differ);
         let pairs = || x.fields.iter().zip(&y.fields);
         x.fields.len() == y.fields.len()
             && pairs().all(|((na, fa), (nb, fb))| {
@@ -94,13 +88,31 @@ impl<'a> Walker<'a> {
     }
 
     fn field_types(&mut self, a: &'a FieldType, b: &'a FieldType) -> bool {
-        match (a, b) {
-            (FieldType::Scalar(x), FieldType::Scalar(y)) => x == y,
-            (FieldType::Message(x), FieldType::Message(y))
-            | (FieldType::Group(x), FieldType::Group(y))
-            | (FieldType::Enum(x), FieldType::Enum(y)) => self.types(x, y),
-            _ => false,
+        match kinds(a, b) {
+            Kinds::Named(x, y) => self.types(x, y),
+            Kinds::Same => true,
+            Kinds::Differ => false,
         }
+    }
+}
+
+/// Two field types before any look-up.
+enum Kinds<'t> {
+    /// Of other kinds, or two other scalars.
+    Differ,
+    /// One scalar.
+    Same,
+    /// Two messages, groups or enums: their names, to compare.
+    Named(&'t str, &'t str),
+}
+
+fn kinds<'t>(a: &'t FieldType, b: &'t FieldType) -> Kinds<'t> {
+    match (a, b) {
+        (FieldType::Scalar(x), FieldType::Scalar(y)) if x == y => Kinds::Same,
+        (FieldType::Message(x), FieldType::Message(y))
+        | (FieldType::Group(x), FieldType::Group(y))
+        | (FieldType::Enum(x), FieldType::Enum(y)) => Kinds::Named(x, y),
+        _ => Kinds::Differ,
     }
 }
 

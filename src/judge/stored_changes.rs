@@ -116,7 +116,7 @@ impl StoredChanges {
     /// from, see [`FileDocs::source`]); else SHA-256 over every element's file, line and
     /// comments.
     fn docs_digest(&self, docs: &Arc<FileDocs>) -> [u8; 32] {
-        if let Some(source) = docs.source {
+        if let Some(source) = docs.source() {
             return source;
         }
         let at = Arc::as_ptr(docs) as usize;

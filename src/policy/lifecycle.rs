@@ -115,7 +115,9 @@ struct Seen {
 }
 
 /// Resolves a message or enum name (full, or a unique suffix) over every version: found,
-/// ambiguous (the full names it ends), or unknown (the closest names).
+/// ambiguous (the full names it ends), or unknown (the closest names). Over the whole
+/// history, not the newest version that has it (as a root is): a lifecycle follows one
+/// name through every version, so a short name two types ever had is ambiguous.
 pub fn resolve(versions: &[Loaded], given: &str) -> RootMatch {
     let given = given.trim_start_matches('.');
     let mut all: Vec<&str> = Vec::new();

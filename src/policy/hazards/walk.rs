@@ -28,7 +28,7 @@ enum Phase {
 type Placed<'a> = (usize, Phase, &'a str, Hazard);
 
 /// A set of names, hashed with foldhash (seeded per set).
-type Names<T = String> = foldhash::HashSet<T>;
+type Names<'a> = foldhash::HashSet<&'a str>;
 
 /// Every hazard of the history, in the order they show. With a root, only the messages and
 /// enums it reaches in some version are followed.
@@ -44,7 +44,7 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
     }
     // Each version whose content is new: what the root reaches there (None: everything). A
     // set: the lookup runs once per message and enum (a 50,000-type root was quadratic).
-    let reach: Vec<Option<Option<Names<&str>>>> = versions
+    let reach: Vec<Option<Option<Names<'_>>>> = versions
         .par_iter()
         .map(|v| {
             let content = &v.schema().filter(|_| v.unchanged_since.is_none())?.content;
@@ -66,8 +66,8 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
     // The containers: messages and enums by full name (one story when a name changes kind),
     // and the extensions of each message. With a root, a version's are among what it reaches
     // there (a few of its declarations), looked up by name.
-    let mut types: Names<&str> = Names::default();
-    let mut extended: Names<&str> = Names::default();
+    let mut types: Names<'_> = Names::default();
+    let mut extended: Names<'_> = Names::default();
     for (i, v) in versions.iter().enumerate() {
         let Some(content) = v.schema().filter(|_| v.unchanged_since.is_none()) else {
             continue;

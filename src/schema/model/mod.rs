@@ -110,18 +110,23 @@ pub struct Doc {
 /// for the file itself) -> its doc, read as a map; and what they were read from.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileDocs {
-    /// What the docs are a function of, when known: SHA-256 over protolapse's build, the
-    /// compiler that read the file, its path and its blob (`docs::source`). Docs of one
-    /// source are equal, so a key can take the source for the docs (`judge`'s stored change
-    /// lists) instead of hashing every comment.
-    pub source: Option<[u8; 32]>,
+    source: Option<[u8; 32]>,
     by_element: BTreeMap<String, Doc>,
 }
 
 impl FileDocs {
-    /// The docs `by_element`, read from `source` (see [`FileDocs::source`]).
-    pub fn new(source: Option<[u8; 32]>, by_element: BTreeMap<String, Doc>) -> Self {
+    /// The docs `by_element`, read from `source` (see [`FileDocs::source`]): only where
+    /// they are read, so that one source never names two different docs.
+    pub(crate) fn new(source: Option<[u8; 32]>, by_element: BTreeMap<String, Doc>) -> Self {
         FileDocs { source, by_element }
+    }
+
+    /// What the docs are a function of, when known: SHA-256 over protolapse's build, the
+    /// compiler that read the file, its path and its blob (`docs::source`). Docs of one
+    /// source are equal, so a key can take the source for the docs (`judge`'s stored change
+    /// lists) instead of hashing every comment.
+    pub fn source(&self) -> Option<[u8; 32]> {
+        self.source
     }
 }
 

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 /// The version of the entries' layout and of what they hold (the model, the keys). Bump it
 /// whenever the model or the way a file is normalized changes.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 const MAGIC: &[u8; 16] = b"protolapse-cache";
 const HEADER: usize = 16 + 4 + 1 + 32 + 8 + 32;
