@@ -145,6 +145,19 @@ pub fn run_env(
     )
 }
 
+/// v1.0.0 declares `a.M`; v2.0.0 adds `b.M`: the short name `M` is unique in the older
+/// version and ambiguous in the newer.
+pub fn m_in_two_packages() -> Repo {
+    let mut r = Repo::new();
+    r.write("a.proto", &proto("a", "message M { int32 x = 1; }"));
+    r.commit("one");
+    r.tag("v1.0.0");
+    r.write("b.proto", &proto("b", "message M { string y = 1; }"));
+    r.commit("two");
+    r.tag("v2.0.0");
+    r
+}
+
 pub fn proto(package: &str, body: &str) -> String {
     format!("syntax = \"proto3\";\npackage {package};\n\n{body}\n")
 }

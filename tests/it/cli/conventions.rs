@@ -2,7 +2,7 @@
 //! caught, any revision, completions and a man page, every code explained, JUnit, one
 //! spelling per placeholder, colour.
 
-use crate::common::{Repo, proto, run, run_env};
+use crate::common::{Repo, m_in_two_packages, proto, run, run_env};
 use serde_json::Value;
 
 /// The shared flags (`--demo`, `--tags`, `--rev`, `-I`, `--root`) mean the same before the
@@ -450,13 +450,7 @@ fn colour_follows_the_flag_and_the_environment() {
 /// command now says the same, naming the version.
 #[test]
 fn an_ambiguous_short_root_is_an_error_in_every_command() {
-    let mut r = Repo::new();
-    r.write("a.proto", &proto("a", "message M { int32 x = 1; }"));
-    r.commit("one");
-    r.tag("v1.0.0");
-    r.write("b.proto", &proto("b", "message M { string y = 1; }"));
-    r.commit("two");
-    r.tag("v2.0.0");
+    let r = m_in_two_packages();
     for args in [
         &["log", "--root", "M"][..],
         &["diff", "--root", "M", "v1.0.0", "v2.0.0"],

@@ -185,18 +185,12 @@ fn an_unknown_root_opens_the_finder_with_it() {
 /// first): the terminal UI follows every command's rule, and says where it is ambiguous.
 #[test]
 fn an_ambiguous_root_is_never_resolved_through_an_older_version() {
-    use crate::common::{Repo, proto};
+    use crate::common::m_in_two_packages;
     use protolapse::explore::names::Index;
     use protolapse::ui::runtime::loader::{self, LoadOptions, Source};
     use protolapse::ui::runtime::worker::Inbox;
     use std::sync::RwLock;
-    let mut r = Repo::new();
-    r.write("a.proto", &proto("a", "message M { int32 x = 1; }"));
-    r.commit("one");
-    r.tag("v1.0.0");
-    r.write("b.proto", &proto("b", "message M { string y = 1; }"));
-    r.commit("two");
-    r.tag("v2.0.0");
+    let r = m_in_two_packages();
     let (names, inbox) = (RwLock::new(Index::new()), Inbox::default());
     let source = Source::Repo(r.path().to_path_buf());
     loader::run(&source, &LoadOptions::default(), &names, &inbox, &|| {}).expect("loads");
