@@ -100,7 +100,6 @@ pub struct Index<'a> {
 /// What a renamed type keeps: its field (or value) numbers and names, hashed. Equal keys
 /// are necessary for the same shape (`same_messages` and `same_enums` decide), so only
 /// types of equal keys are compared. One schema's, by the declaration's address.
-#[derive(Default)]
 struct ShapeKeys {
     messages: HashMap<usize, u64, FixedState>,
     enums: HashMap<usize, u64, FixedState>,
@@ -110,7 +109,7 @@ fn address<T>(x: &T) -> usize {
     std::ptr::from_ref(x) as usize
 }
 
-fn message_key(m: &Message) -> u64 {
+fn message_shape(m: &Message) -> u64 {
     shape_hash(
         m.fields
             .iter()
@@ -118,7 +117,7 @@ fn message_key(m: &Message) -> u64 {
     )
 }
 
-fn enum_key(e: &Enum) -> u64 {
+fn enum_shape(e: &Enum) -> u64 {
     shape_hash(
         e.values
             .iter()
@@ -187,12 +186,12 @@ impl<'a> Index<'a> {
             messages: self
                 .messages
                 .iter()
-                .map(|(_, m)| (address(*m), message_key(m)))
+                .map(|(_, m)| (address(*m), message_shape(m)))
                 .collect(),
             enums: self
                 .enums
                 .iter()
-                .map(|(_, e)| (address(*e), enum_key(e)))
+                .map(|(_, e)| (address(*e), enum_shape(e)))
                 .collect(),
         })
     }
@@ -200,13 +199,13 @@ impl<'a> Index<'a> {
     /// The shape key of one of this schema's own messages.
     fn message_key(&self, m: &Message) -> u64 {
         let known = self.shape_keys().messages.get(&address(m));
-        known.copied().unwrap_or_else(|| message_key(m))
+        known.copied().unwrap_or_else(|| message_shape(m))
     }
 
     /// The shape key of one of this schema's own enums.
     fn enum_key(&self, e: &Enum) -> u64 {
         let known = self.shape_keys().enums.get(&address(e));
-        known.copied().unwrap_or_else(|| enum_key(e))
+        known.copied().unwrap_or_else(|| enum_shape(e))
     }
 
     /// The own extensions of `extendee`, in number order.

@@ -48,6 +48,13 @@ struct Held {
 #[must_use = "the writer is held only while the hold lives"]
 pub struct Hold(Option<Arc<Store>>);
 
+impl Hold {
+    /// A hold of no store (the store is off).
+    pub(super) fn none() -> Hold {
+        Hold(None)
+    }
+}
+
 impl Drop for Hold {
     fn drop(&mut self) {
         if let Some(store) = &self.0 {
@@ -153,13 +160,6 @@ impl Store {
     /// Whether entries queued are not written yet.
     pub(super) fn writing(&self) -> bool {
         *lock(&self.later.pending) > 0
-    }
-}
-
-impl Hold {
-    /// A hold of no store (the store is off).
-    pub(super) fn none() -> Hold {
-        Hold(None)
     }
 }
 

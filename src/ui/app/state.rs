@@ -362,14 +362,12 @@ impl App {
         let Some(want) = self.root_wanted.clone() else {
             return;
         };
-        let known = self
-            .versions
-            .iter()
-            .rev()
-            .take_while(|v| v.status() != crate::schema::Status::Pending);
-        let resolved = match last_chance {
-            true => Scope::in_history(Some(&want), &self.versions),
-            false => Scope::resolve(Some(&want), known, String::new),
+        let resolved = if last_chance {
+            Scope::in_history(Some(&want), &self.versions)
+        } else {
+            let compiled = self.versions.iter().rev();
+            let compiled = compiled.take_while(|v| v.status() != crate::schema::Status::Pending);
+            Scope::resolve(Some(&want), compiled, String::new)
         };
         let error = match resolved {
             Ok(Scope::Root(name)) => {

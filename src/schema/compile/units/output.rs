@@ -179,7 +179,7 @@ pub(super) fn run_unit(
         .map(|(i, f)| (f.name.as_str(), i))
         .collect();
     let mut outs = Vec::with_capacity(targets.len());
-    for target in targets.iter().copied() {
+    for target in targets {
         let docs = docs_of.get(target).cloned().unwrap_or_default();
         // The target's closure, in the output's order.
         let wanted = closure(target, |p| deps.get(p));
