@@ -84,9 +84,6 @@ fn summaries_equal_the_judged_changes_on_otels_tags() {
     assert!(check_all_pairs(&p, Scope::Root(root.into())) > 10);
 }
 
-/// `Root` keeps one declaration from v2 on (its field's type is renamed to `Item`), while
-/// `Item` changes under it: a verdict on `Root` that was kept from v1 -> v2 would be wrong
-/// for v1 -> v3 and v1 -> v4, which hold the same `Root`.
 /// A history of one file `s.proto` in package `t`, one tag (`v1.0.0`, `v1.1.0`, ...) per
 /// body, loaded.
 fn tagged(bodies: &[impl AsRef<str>]) -> Project {
@@ -102,6 +99,9 @@ fn tagged(bodies: &[impl AsRef<str>]) -> Project {
     p
 }
 
+/// `Root` keeps one declaration from v2 on (its field's type is renamed to `Item`), while
+/// `Item` changes under it: a verdict on `Root` that was kept from v1 -> v2 would be wrong
+/// for v1 -> v3 and v1 -> v4, which hold the same `Root`.
 #[test]
 fn a_unit_is_judged_again_where_a_type_it_reads_differs() {
     let versions = [
