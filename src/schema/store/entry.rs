@@ -58,21 +58,40 @@ impl Kind {
     }
 }
 
-/// The bytes of an entry holding `payload`.
-pub(super) fn seal(kind: Kind, key: &[u8; 32], payload: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(HEADER + payload.len());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT.to_le_bytes());
-    out.push(kind.byte());
-    out.extend_from_slice(key);
-    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&Sha256::digest(payload));
-    out.extend_from_slice(payload);
+/// The header of an entry holding `payload` (written before it: the payload, often large,
+/// is never copied into one buffer with its header).
+pub(super) fn header(kind: Kind, key: &[u8; 32], payload: &[u8]) -> [u8; HEADER] {
+    let mut out = [0u8; HEADER];
+    let fields: [&[u8]; 6] = [
+        MAGIC,
+        &FORMAT.to_le_bytes(),
+        &[kind.byte()],
+        key,
+        &(payload.len() as u64).to_le_bytes(),
+        &Sha256::digest(payload),
+    ];
+    let mut at = 0;
+    for field in fields {
+        out[at..at + field.len()].copy_from_slice(field);
+        at += field.len();
+    }
     out
 }
 
+/// An entry's bytes, as read: its payload once [`open`] found it sound.
+pub struct Payload {
+    bytes: Vec<u8>,
+}
+
+impl std::ops::Deref for Payload {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.bytes.get(HEADER..).unwrap_or_default()
+    }
+}
+
 /// The payload of an entry, when it is sound and is the entry of `kind` and `key`.
-pub(super) fn open<'a>(bytes: &'a [u8], kind: Kind, key: &[u8; 32]) -> Option<&'a [u8]> {
+pub(super) fn open(bytes: Vec<u8>, kind: Kind, key: &[u8; 32]) -> Option<Payload> {
     let (magic, rest) = bytes.split_first_chunk::<16>()?;
     let (format, rest) = rest.split_first_chunk::<4>()?;
     let (k, rest) = rest.split_first()?;
@@ -85,7 +104,7 @@ pub(super) fn open<'a>(bytes: &'a [u8], kind: Kind, key: &[u8; 32]) -> Option<&'
         && stored_key == key
         && u64::from_le_bytes(*len) == payload.len() as u64
         && Sha256::digest(payload).as_slice() == digest;
-    sound.then_some(payload)
+    sound.then_some(Payload { bytes })
 }
 
 pub(super) fn hex(bytes: &[u8]) -> String {
@@ -96,23 +115,37 @@ pub(super) fn hex(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
 
+    fn seal(kind: Kind, key: &[u8; 32], payload: &[u8]) -> Vec<u8> {
+        [&header(kind, key, payload)[..], payload].concat()
+    }
+
+    fn opened(bytes: &[u8], kind: Kind, key: &[u8; 32]) -> Option<Vec<u8>> {
+        open(bytes.to_vec(), kind, key).map(|p| p.to_vec())
+    }
+
     #[test]
     fn an_entry_opens_only_as_itself_and_whole() {
         let key = [7u8; 32];
         let sealed = seal(Kind::Part, &key, b"payload");
-        assert_eq!(open(&sealed, Kind::Part, &key), Some(&b"payload"[..]));
-        assert_eq!(open(&sealed, Kind::Record, &key), None);
-        assert_eq!(open(&sealed, Kind::Part, &[8u8; 32]), None);
+        assert_eq!(opened(&sealed, Kind::Part, &key), Some(b"payload".to_vec()));
+        assert_eq!(opened(&sealed, Kind::Record, &key), None);
+        assert_eq!(opened(&sealed, Kind::Part, &[8u8; 32]), None);
         for cut in 0..sealed.len() {
-            assert_eq!(open(&sealed[..cut], Kind::Part, &key), None, "cut at {cut}");
+            assert_eq!(
+                opened(&sealed[..cut], Kind::Part, &key),
+                None,
+                "cut at {cut}"
+            );
         }
         let mut flipped = sealed.clone();
         if let Some(last) = flipped.last_mut() {
             *last ^= 1;
         }
-        assert_eq!(open(&flipped, Kind::Part, &key), None);
+        assert_eq!(opened(&flipped, Kind::Part, &key), None);
         let mut longer = sealed;
         longer.push(0);
-        assert_eq!(open(&longer, Kind::Part, &key), None);
+        assert_eq!(opened(&longer, Kind::Part, &key), None);
+        let empty = seal(Kind::Set, &key, b"");
+        assert_eq!(opened(&empty, Kind::Set, &key), Some(Vec::new()));
     }
 }

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
 
-pub use entry::{FORMAT, Kind};
+pub use entry::{FORMAT, Kind, Payload};
 pub use later::Hold;
 
 /// The default cap on the store's size.
@@ -221,20 +221,20 @@ impl Store {
 
     /// The payload stored under `key`, checked; None when there is none or it is not sound
     /// (then it is removed).
-    pub fn get(&self, kind: Kind, key: &[u8; 32]) -> Option<Vec<u8>> {
+    pub fn get(&self, kind: Kind, key: &[u8; 32]) -> Option<Payload> {
         let path = self.path(kind, key);
         let Some((bytes, modified)) = read(&path) else {
             self.counters.misses.fetch_add(1, Ordering::Relaxed);
             return None;
         };
         let c = &self.counters;
-        match entry::open(&bytes, kind, key) {
+        let size = bytes.len() as u64;
+        match entry::open(bytes, kind, key) {
             Some(payload) => {
                 c.reads.fetch_add(1, Ordering::Relaxed);
-                c.read_bytes
-                    .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                c.read_bytes.fetch_add(size, Ordering::Relaxed);
                 touch(&path, modified);
-                Some(payload.to_vec())
+                Some(payload)
             }
             None => {
                 c.rejected.fetch_add(1, Ordering::Relaxed);
@@ -244,6 +244,12 @@ impl Store {
         }
     }
 
+    /// Whether an entry is stored under `key` (not whether it is sound: [`Store::get`]
+    /// checks that).
+    pub fn contains(&self, kind: Kind, key: &[u8; 32]) -> bool {
+        self.path(kind, key).is_file()
+    }
+
     /// Stores `payload` under `key` (atomically: a temporary file renamed into place). A
     /// failure turns the store off for the rest of the run.
     pub fn put(&self, kind: Kind, key: &[u8; 32], payload: &[u8]) {
@@ -251,11 +257,12 @@ impl Store {
             return;
         }
         let path = self.path(kind, key);
-        let bytes = entry::seal(kind, key, payload);
+        let header = entry::header(kind, key, payload);
         let written = (|| -> std::io::Result<()> {
             let dir = path.parent().unwrap_or(&self.root);
             let mut tmp = tempfile::Builder::new().prefix(".tmp").tempfile_in(dir)?;
-            std::io::Write::write_all(&mut tmp, &bytes)?;
+            std::io::Write::write_all(&mut tmp, &header)?;
+            std::io::Write::write_all(&mut tmp, payload)?;
             tmp.persist(&path).map_err(|e| e.error)?;
             Ok(())
         })();
@@ -265,7 +272,7 @@ impl Store {
                 self.counters.writes.fetch_add(1, Ordering::Relaxed);
                 self.counters
                     .written_bytes
-                    .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+                    .fetch_add((header.len() + payload.len()) as u64, Ordering::Relaxed);
             }
             Err(_) => self.broken.store(true, Ordering::Relaxed),
         }
@@ -402,6 +409,13 @@ fn touch(path: &Path, modified: Option<SystemTime>) {
 mod tests {
     use super::*;
 
+    impl Store {
+        /// The payload under `key`, copied out (for comparing).
+        fn got(&self, kind: Kind, key: &[u8; 32]) -> Option<Vec<u8>> {
+            self.get(kind, key).map(|p| p.to_vec())
+        }
+    }
+
     /// A run that wrote adds its bytes to the size last counted; the folder is listed (and
     /// the count made exact) when that passes the cap, so a count that lost an addition is
     /// corrected, and nothing is evicted that fits.
@@ -453,10 +467,10 @@ mod tests {
         // Past a frame's time, well within `HELD_AT_MOST`: nothing written yet.
         assert!(later::HELD_AT_MOST >= Duration::from_secs(1));
         assert!(store.writing());
-        assert_eq!(store.get(Kind::Changes, &[0; 32]), None);
+        assert_eq!(store.got(Kind::Changes, &[0; 32]), None);
         drop(hold);
         store.wait();
-        assert_eq!(store.get(Kind::Changes, &[4; 32]), Some(vec![4; 10]));
+        assert_eq!(store.got(Kind::Changes, &[4; 32]), Some(vec![4; 10]));
 
         let dir = tempfile::tempdir().unwrap();
         let store = Arc::new(Store::open(dir.path(), 1 << 20).unwrap());
@@ -465,7 +479,7 @@ mod tests {
         let t = std::time::Instant::now();
         store.wait();
         assert!(t.elapsed() < later::HELD_AT_MOST, "{:?}", t.elapsed());
-        assert_eq!(store.get(Kind::Changes, &[7; 32]), Some(vec![7; 10]));
+        assert_eq!(store.got(Kind::Changes, &[7; 32]), Some(vec![7; 10]));
     }
 
     /// Entries put for later are written by the store's thread: a `wait` returns once all
@@ -482,7 +496,7 @@ mod tests {
         store.wait();
         for k in 0..40u8 {
             assert_eq!(
-                store.get(Kind::Changes, &[k; 32]),
+                store.got(Kind::Changes, &[k; 32]),
                 Some(vec![k; 100 + usize::from(k)]),
                 "entry {k}"
             );
