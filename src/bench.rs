@@ -99,11 +99,12 @@ pub fn run(
     match protolapse::schema::store::global() {
         Some(store) => {
             println!(
-                "cache: file sets   {:>8} from the cache, {} after compiling the files that missed ({} files), {} compiled  ({})",
+                "cache: file sets   {:>8} from the cache, {} after compiling the files that missed ({} files), {} compiled ({} after a part in vain)  ({})",
                 d.sets_hit,
                 d.sets_partial,
                 d.files_compiled,
                 d.sets_missed,
+                d.sets_in_vain,
                 store.root().display()
             );
             println!(

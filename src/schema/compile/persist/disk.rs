@@ -19,10 +19,11 @@ use super::plan::{Plan, Record, Via, base_id, given, record_key};
 use super::{DiskStats, Extra, ParsedMap};
 
 /// What the cache holds of a set.
-pub(super) enum Lookup {
+pub(super) enum Lookup<'a> {
     Hit(Compiled),
-    /// These files have no part (the rest of the set is planned).
-    Missing(Plan, HashSet<String>),
+    /// Some files have no part, and compiling these files (those that miss, what imports
+    /// them, and their imports) spares most of the set: then it is put together.
+    Missing(Vec<SourceRef<'a>>),
     Miss,
 }
 
@@ -194,6 +195,26 @@ impl Disk {
         .clone()
     }
 
+    /// Whether the part of `key` is there, without reading it (a set that misses some goes
+    /// on to a compile and reads the rest after it, or never). A part there but unsound is
+    /// found missing when read.
+    fn has_part(&self, key: &[u8; 32]) -> bool {
+        if let Some(cell) = lock(&self.parts).get(key)
+            && let Some(part) = cell.get()
+        {
+            return part.is_some();
+        }
+        lock(&self.stored).contains(key) || self.store.contains(Kind::Part, key)
+    }
+
+    /// Whether the parts there of the files `plan` reaches, all but `missing`, already
+    /// clash (then the set cannot be put together, whatever the missing ones hold).
+    fn clash(&self, plan: &Plan, missing: &HashSet<String>) -> bool {
+        let there = plan.reached.iter().filter(|(p, _)| !missing.contains(*p));
+        self.parts_of(there.map(|(p, n)| (p, &n.key)))
+            .is_ok_and(|parts| conflicts(parts.iter().map(|(_, p)| p.as_ref())))
+    }
+
     /// The parts of `keys`, each checked to be its file's; None when one is missing.
     fn parts_of<'k>(
         &self,
@@ -218,7 +239,7 @@ impl Disk {
     }
 
     /// [`Disk::find`], timed.
-    pub(super) fn lookup(&self, parsed: &ParsedMap, files: &[SourceRef<'_>]) -> Lookup {
+    pub(super) fn lookup<'a>(&self, parsed: &ParsedMap, files: &[SourceRef<'a>]) -> Lookup<'a> {
         let started = Instant::now();
         let found = self.find(parsed, files);
         self.count(|s| s.lookup += started.elapsed());
@@ -228,7 +249,7 @@ impl Disk {
     /// The set from its whole-set entry; else put together from its files' parts when
     /// every file it needs has one and nothing between them would fail; else which files
     /// miss (none: the set cannot be planned, or its parts clash).
-    fn find(&self, parsed: &ParsedMap, files: &[SourceRef<'_>]) -> Lookup {
+    fn find<'a>(&self, parsed: &ParsedMap, files: &[SourceRef<'a>]) -> Lookup<'a> {
         let whole: Option<Outcome> = self
             .store
             .get(Kind::Set, &set_key(files))
@@ -252,9 +273,26 @@ impl Disk {
         if !plan.complete || plan.roots.is_empty() {
             return Lookup::Miss;
         }
+        let missing: HashSet<String> = plan
+            .reached
+            .iter()
+            .filter(|(_, n)| !self.has_part(&n.key))
+            .map(|(p, _)| p.clone())
+            .collect();
+        if !missing.is_empty() {
+            let subset = plan.subset(files, &missing);
+            // A part compiled, then read back and put together, costs more than the same
+            // files compiled whole; and when the parts there already clash, the set's
+            // compile fails: it is not put together from parts.
+            if subset.len() * 2 > given(files).len() || self.clash(&plan, &missing) {
+                return Lookup::Miss;
+            }
+            return Lookup::Missing(subset);
+        }
         let parts = match self.parts_of(plan.reached.iter().map(|(p, n)| (p, &n.key))) {
             Ok(parts) => parts,
-            Err(missing) => return Lookup::Missing(plan, missing),
+            // Parts there but unsound.
+            Err(_) => return Lookup::Miss,
         };
         if conflicts(parts.iter().map(|(_, p)| p.as_ref())) {
             return Lookup::Miss;

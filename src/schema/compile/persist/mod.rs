@@ -37,10 +37,9 @@ use rayon::prelude::*;
 
 use super::parse::{ParsedMap, key_of, readable};
 use super::window::guarded;
-use super::{Cache, Compiled, SourceRef};
+use super::{Cache, Compiled, SourceRef, Status};
 pub(super) use disk::Disk;
 use disk::Lookup;
-use plan::given;
 
 /// What a compile knows beyond its result, for storing it.
 pub(super) struct Extra {
@@ -114,13 +113,9 @@ impl Cache {
                     disk.count(|s| s.sets_hit += 1);
                     out[i] = Some(Ok(c));
                 }
-                Ok(Lookup::Missing(plan, missing)) => {
-                    let subset = plan.subset(set, &missing);
-                    // Compiled in part when that spares most of the set: a part compiled, then
-                    // read back and put together, costs more than the same files compiled whole.
-                    let partial = subset.len() * 2 <= given(set).len();
-                    jobs.push((i, partial));
-                    files.push(if partial { subset } else { set.to_vec() });
+                Ok(Lookup::Missing(subset)) => {
+                    jobs.push((i, true));
+                    files.push(subset);
                 }
                 Ok(Lookup::Miss) => {
                     jobs.push((i, false));
@@ -136,6 +131,13 @@ impl Cache {
         let mut partial: Vec<(usize, usize)> = Vec::new();
         for ((i, part), (result, job)) in jobs.into_iter().zip(compiled.into_iter().zip(&files)) {
             match result {
+                // A part whose compile had diagnostics kept its parts under keys of its own
+                // (see `Disk::put`): the set cannot be put together, it is compiled whole.
+                Ok((c, _))
+                    if part && (c.status != Status::Complete || !c.diagnostics.is_empty()) =>
+                {
+                    whole.push(i)
+                }
                 Ok(_) if part => partial.push((i, job.len())),
                 Ok((c, _)) => {
                     out[i] = Some(Ok(c));
@@ -168,7 +170,10 @@ impl Cache {
         whole.sort_unstable();
         let files: Vec<Vec<SourceRef<'_>>> = whole.iter().map(|&i| sets[i].to_vec()).collect();
         for (&i, result) in whole.iter().zip(self.compile_and_save(&files)) {
-            self.count(|s| s.sets_missed += 1);
+            self.count(|s| {
+                s.sets_missed += 1;
+                s.sets_in_vain += 1;
+            });
             out[i] = Some(result.map(|(c, _)| c));
         }
         fresh.extend(whole);
@@ -218,6 +223,9 @@ pub struct DiskStats {
     pub sets_partial: usize,
     pub files_compiled: usize,
     pub sets_missed: usize,
+    /// Of those compiled, the sets compiled in part first: the part gave diagnostics, or
+    /// its parts could not be put together.
+    pub sets_in_vain: usize,
     pub parts_hit: usize,
     pub parts_missed: usize,
     pub records_hit: usize,
