@@ -148,18 +148,18 @@ fn no_cache_leaves_the_folder_untouched() {
 
 /// Compiles every version as `load` does: planned first, so a parse no later version reads
 /// is let go once its set is linked (and the cache must still keep its record).
-fn compile_all(r: &Repo, cache: &mut Cache) -> Vec<Arc<Compiled>> {
+pub(crate) fn compile_all(r: &Repo, cache: &mut Cache) -> Vec<Arc<Compiled>> {
     let h = history::load(r.path(), &HistoryOptions::default()).unwrap();
     let inputs: Vec<Vec<SourceRef<'_>>> = h.versions.iter().map(load::inputs).collect();
     cache.plan(inputs.iter().map(Vec::as_slice));
     inputs.iter().map(|i| cache.compile(i)).collect()
 }
 
-fn shown(c: &[Arc<Compiled>]) -> Vec<String> {
+pub(crate) fn shown(c: &[Arc<Compiled>]) -> Vec<String> {
     c.iter().map(|c| format!("{c:?}")).collect()
 }
 
-fn open(dir: &Path, cap: u64) -> Option<Arc<Store>> {
+pub(crate) fn open(dir: &Path, cap: u64) -> Option<Arc<Store>> {
     Some(Arc::new(Store::open(dir, cap).unwrap()))
 }
 
@@ -208,43 +208,6 @@ fn a_changed_file_leaves_the_keys_of_the_files_it_does_not_reach() {
     let mut warm = Cache::with_store(open(dir.path(), u64::MAX));
     compile_all(&r, &mut warm);
     assert_eq!(warm.stats.disk.sets_missed, 0, "{:?}", warm.stats.disk);
-}
-
-/// A new version whose files' parts are all there but one, and two of them declare the
-/// same message: its compile fails whatever the missing file holds, so the set is compiled
-/// whole at once, not in part first and then whole.
-#[test]
-fn a_set_whose_parts_clash_is_compiled_whole_at_once() {
-    let mut r = Repo::new();
-    let file = |name: &str| {
-        format!("syntax = \"proto3\";\npackage p;\nmessage {name} {{ int32 a = 1; }}\n")
-    };
-    for f in ["F1", "F2", "F3", "F4"] {
-        r.write(&format!("{}.proto", f.to_lowercase()), &file(f));
-    }
-    r.write("a.proto", &file("M"));
-    r.commit("v1");
-    r.tag("v1.0.0");
-    r.remove("a.proto");
-    r.write("b.proto", &file("M"));
-    r.commit("v2");
-    r.tag("v2.0.0");
-    let dir = tempfile::tempdir().unwrap();
-    compile_all(&r, &mut Cache::with_store(open(dir.path(), u64::MAX)));
-    // a.proto back beside b.proto, and one new file: only its part is missing.
-    r.write("a.proto", &file("M")).write("n.proto", &file("N"));
-    r.commit("v3");
-    r.tag("v3.0.0");
-    let reference = shown(&compile_all(&r, &mut Cache::with_store(None)));
-    assert!(reference[2].contains("already defined"), "{}", reference[2]);
-    let mut next = Cache::with_store(open(dir.path(), u64::MAX));
-    assert_eq!(shown(&compile_all(&r, &mut next)), reference);
-    let d = &next.stats.disk;
-    assert_eq!(
-        (d.sets_hit, d.sets_missed, d.sets_in_vain, d.sets_partial),
-        (2, 1, 0, 0),
-        "{d:?}"
-    );
 }
 
 /// Every entry file of a store.

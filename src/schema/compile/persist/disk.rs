@@ -64,6 +64,10 @@ pub(in super::super) struct Disk {
     /// The compiler's shared declarations: a part read joins them (see `compile::shared`).
     shared: Arc<Mutex<Shared>>,
     stored: Mutex<HashSet<[u8; 32]>>,
+    /// The keys of files a compile of this run named in a diagnostic: a set missing one of
+    /// them is compiled whole (its part would give the diagnostic again, and its file no
+    /// part to put the set together with).
+    named: Mutex<HashSet<[u8; 32]>>,
     stats: Mutex<DiskStats>,
 }
 
@@ -120,6 +124,7 @@ impl Disk {
             parts: Mutex::default(),
             shared,
             stored: Mutex::default(),
+            named: Mutex::default(),
             stats: Mutex::default(),
         }
     }
@@ -280,6 +285,12 @@ impl Disk {
             .map(|(p, _)| p.clone())
             .collect();
         if !missing.is_empty() {
+            let named = lock(&self.named);
+            let again = |p: &String| plan.reached.get(p).is_some_and(|n| named.contains(&n.key));
+            if missing.iter().any(again) {
+                return Lookup::Miss;
+            }
+            drop(named);
             let subset = plan.subset(files, &missing);
             // A part compiled, then read back and put together, costs more than the same
             // files compiled whole; and when the parts there already clash, the set's
@@ -358,6 +369,8 @@ impl Disk {
             .iter()
             .map(|d| d.file.as_str())
             .collect();
+        let again = named.iter().filter_map(|p| plan.reached.get(*p));
+        lock(&self.named).extend(again.map(|n| n.key));
         let observed = |p: &str| {
             if extra.by_protox.contains(p) {
                 Via::Protox
