@@ -122,8 +122,7 @@ impl Stored {
         all.truncate(MAX_SUMMARIES);
         // In key order: the same summaries always make the same bytes.
         all.sort_unstable_by_key(|(k, _)| *k);
-        self.store
-            .put_later(Kind::Summaries, &self.key, encode(&all));
+        self.store.put(Kind::Summaries, &self.key, encode(&all));
     }
 }
 

@@ -147,7 +147,7 @@ impl StoredChanges {
 
     pub(super) fn put(&self, key: &[u8; 32], changes: &[Change]) {
         if let Some(bytes) = encode(changes) {
-            self.store.put_later(Kind::Changes, key, bytes);
+            self.store.put(Kind::Changes, key, bytes);
             STORED.fetch_add(1, Ordering::Relaxed);
         }
     }

@@ -12,7 +12,7 @@ use protolapse::load;
 use protolapse::schema::store::Store;
 use protolapse::schema::{Cache, Compiled, SourceRef};
 
-use crate::common::{Repo, run_env};
+use crate::common::{PackEntry, Repo, cache_packs, run_env, write_pack};
 
 const COMMON: &str = "syntax = \"proto3\";\npackage a;\nimport \"google/protobuf/timestamp.proto\";\n\n\
     // When it happened.\nmessage Stamp {\n  google.protobuf.Timestamp at = 1;\n}\n";
@@ -172,6 +172,8 @@ fn a_warm_history_is_put_together_without_compiling() {
     assert_eq!(shown(&compile_all(&r, &mut cold)), reference);
     assert_eq!(cold.stats.disk.sets_hit, 0);
     assert!(cold.stats.disk.parts_stored > 0);
+    // What a run put is written when its compiler is done with it.
+    drop(cold);
     let mut warm = Cache::with_store(open(dir.path(), u64::MAX));
     assert_eq!(shown(&compile_all(&r, &mut warm)), reference);
     // Every set comes from the cache: the one with an error from its whole-set entry.
@@ -225,28 +227,40 @@ fn entries(dir: &Path) -> Vec<std::path::PathBuf> {
 fn corrupt_truncated_and_foreign_entries_are_recompiled() {
     let r = history();
     let reference = shown(&compile_all(&r, &mut Cache::with_store(None)));
-    type Spoil = fn(&Path, &[u8], &[u8]) -> Vec<u8>;
+    // Each spoils every pack: as a file, or entry by entry (its index sealed again).
+    type Spoil = fn(&Path, Vec<PackEntry>);
     let spoils: [(&str, Spoil); 4] = [
-        ("truncated", |_, own, _| own[..own.len() / 2].to_vec()),
-        ("one bit flipped", |_, own, _| {
-            let mut b = own.to_vec();
-            if let Some(last) = b.last_mut() {
-                *last ^= 1;
-            }
-            b
+        ("truncated", |path, _| {
+            let bytes = std::fs::read(path).unwrap();
+            std::fs::write(path, &bytes[..bytes.len() / 2]).unwrap();
         }),
-        // A sound entry, of another key.
-        ("foreign", |_, _, other| other.to_vec()),
-        ("not ours", |_, _, _| b"#!/bin/sh\necho hello\n".to_vec()),
+        ("one bit flipped in each entry", |path, mut entries| {
+            for e in &mut entries {
+                if let Some(last) = e.bytes.last_mut() {
+                    *last ^= 1;
+                }
+            }
+            write_pack(path, &entries);
+        }),
+        // Sound entries, each under another's key.
+        ("foreign", |path, mut entries| {
+            let bytes: Vec<Vec<u8>> = entries.iter().map(|e| e.bytes.clone()).collect();
+            for (i, e) in entries.iter_mut().enumerate() {
+                e.bytes = bytes[(i + 1) % bytes.len()].clone();
+            }
+            write_pack(path, &entries);
+        }),
+        ("not ours", |path, _| {
+            std::fs::write(path, b"#!/bin/sh\necho hello\n").unwrap()
+        }),
     ];
     for (what, spoil) in spoils {
         let dir = tempfile::tempdir().unwrap();
         compile_all(&r, &mut Cache::with_store(open(dir.path(), u64::MAX)));
-        let files = entries(dir.path());
-        let bytes: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
-        for (i, f) in files.iter().enumerate() {
-            let other = &bytes[(i + 1) % bytes.len()];
-            std::fs::write(f, spoil(f, &bytes[i], other)).unwrap();
+        let packs = cache_packs(dir.path());
+        assert!(packs.iter().all(|(_, e)| e.len() > 1), "{what}");
+        for (path, entries) in packs {
+            spoil(&path, entries);
         }
         let store = open(dir.path(), u64::MAX);
         let mut warm = Cache::with_store(store.clone());
@@ -258,6 +272,7 @@ fn corrupt_truncated_and_foreign_entries_are_recompiled() {
         });
         assert!(rejected > Some(0), "{what}");
         assert_eq!(warm.stats.disk.sets_hit, 0, "{what}");
+        drop(warm);
         // Written again, sound: the next run is warm.
         let mut again = Cache::with_store(open(dir.path(), u64::MAX));
         assert_eq!(shown(&compile_all(&r, &mut again)), reference, "{what}");

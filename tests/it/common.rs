@@ -178,12 +178,113 @@ pub fn run_cached(args: &[&str], repo: &Path, dir: Option<&Path>) -> (i32, Strin
 /// SHA-256 of the payload (32).
 pub const ENTRY_HEADER: usize = 16 + 4 + 1 + 32 + 8 + 32;
 
-/// The entries of the cache in `dir` whose name ends in `.ext`.
-pub fn cache_entries(dir: &Path, ext: &str) -> Vec<PathBuf> {
-    std::fs::read_dir(dir.join("entries"))
+/// An entry's kind as a pack stores it (see `schema::store::entry`).
+pub const KIND_SUMMARIES: u8 = 4;
+pub const KIND_CHANGES: u8 = 5;
+
+/// One entry of a cache pack: its kind and key (from the pack's index), and its bytes as
+/// stored (its own header, then the payload).
+#[derive(Clone)]
+pub struct PackEntry {
+    pub kind: u8,
+    pub key: [u8; 32],
+    pub bytes: Vec<u8>,
+}
+
+impl PackEntry {
+    pub fn payload(&self) -> &[u8] {
+        &self.bytes[ENTRY_HEADER..]
+    }
+
+    /// Replaces the payload, sealed as the store seals it (its length and digest).
+    pub fn reseal(&mut self, payload: &[u8]) {
+        use sha2::{Digest, Sha256};
+        let mut bytes = self.bytes[..ENTRY_HEADER - 40].to_vec();
+        bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&Sha256::digest(payload));
+        bytes.extend_from_slice(payload);
+        self.bytes = bytes;
+    }
+}
+
+/// A pack's index: per entry, kind (1), key (32), offset (8), length (8); its trailer:
+/// index offset (8), entries (8), SHA-256 of the index (32), magic (16). See
+/// `schema::store::pack`.
+const PACK_SLOT: usize = 1 + 32 + 8 + 8;
+const PACK_TRAILER: usize = 8 + 8 + 32 + 16;
+const PACK_HEAD: usize = 16 + 4;
+
+fn u64_at(b: &[u8], at: usize) -> usize {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap()) as usize
+}
+
+/// The packs of the cache in `dir`, each with its entries.
+pub fn cache_packs(dir: &Path) -> Vec<(PathBuf, Vec<PackEntry>)> {
+    let mut packs: Vec<PathBuf> = std::fs::read_dir(dir.join("entries"))
         .expect("the cache's entries")
         .flatten()
         .map(|f| f.path())
-        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .filter(|p| p.extension().is_some_and(|e| e == "pack"))
+        .collect();
+    packs.sort();
+    packs
+        .into_iter()
+        .map(|path| {
+            let b = std::fs::read(&path).unwrap();
+            let trailer = b.len() - PACK_TRAILER;
+            let (index_at, count) = (u64_at(&b, trailer), u64_at(&b, trailer + 8));
+            let entries = (0..count)
+                .map(|i| {
+                    let slot = &b[index_at + i * PACK_SLOT..][..PACK_SLOT];
+                    let (at, len) = (u64_at(slot, 33), u64_at(slot, 41));
+                    PackEntry {
+                        kind: slot[0],
+                        key: slot[1..33].try_into().unwrap(),
+                        bytes: b[at..at + len].to_vec(),
+                    }
+                })
+                .collect();
+            (path, entries)
+        })
+        .collect()
+}
+
+/// Writes the pack at `path` holding `entries` (their bytes as given), its index sealed.
+pub fn write_pack(path: &Path, entries: &[PackEntry]) {
+    use sha2::{Digest, Sha256};
+    let mut out = b"protolapse-packs".to_vec();
+    out.extend_from_slice(&protolapse::schema::store::FORMAT.to_le_bytes());
+    let mut index = Vec::new();
+    for e in entries {
+        index.push(e.kind);
+        index.extend_from_slice(&e.key);
+        index.extend_from_slice(&(out.len() as u64).to_le_bytes());
+        index.extend_from_slice(&(e.bytes.len() as u64).to_le_bytes());
+        out.extend_from_slice(&e.bytes);
+    }
+    assert!(out.len() >= PACK_HEAD);
+    let index_at = out.len() as u64;
+    out.extend_from_slice(&index);
+    out.extend_from_slice(&index_at.to_le_bytes());
+    out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+    out.extend_from_slice(&Sha256::digest(&index));
+    out.extend_from_slice(b"protolapse-index");
+    std::fs::write(path, out).unwrap();
+}
+
+/// Rewrites every pack of the cache in `dir`, `f` changing its entries.
+pub fn rewrite_packs(dir: &Path, mut f: impl FnMut(&mut PackEntry)) {
+    for (path, mut entries) in cache_packs(dir) {
+        entries.iter_mut().for_each(&mut f);
+        write_pack(&path, &entries);
+    }
+}
+
+/// The entries of one kind in the cache in `dir`.
+pub fn cache_entries(dir: &Path, kind: u8) -> Vec<PackEntry> {
+    cache_packs(dir)
+        .into_iter()
+        .flat_map(|(_, entries)| entries)
+        .filter(|e| e.kind == kind)
         .collect()
 }

@@ -4,13 +4,12 @@
 //! entry is dropped and judged again; a pair that differs only in its comments is never
 //! served another pair's list.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 use crate::cache::history;
-use crate::common::{ENTRY_HEADER as HEADER, Repo, cache_entries, run_cached};
+use crate::common::{KIND_CHANGES, PackEntry, Repo, cache_entries, rewrite_packs, run_cached};
 
 const LOG: &[&str] = &["log", "--format", "json"];
 
@@ -19,8 +18,8 @@ fn log(repo: &Path, dir: Option<&Path>) -> (i32, String, String) {
 }
 
 /// The store's change-list entries.
-fn lists(dir: &Path) -> Vec<PathBuf> {
-    cache_entries(dir, "chg")
+fn lists(dir: &Path) -> Vec<PackEntry> {
+    cache_entries(dir, KIND_CHANGES)
 }
 
 /// A change as the store lays it out (postcard): `judge::stored_changes::RowRef`, which the
@@ -72,14 +71,11 @@ fn warm_logs_read_the_lists_cold_runs_kept() {
         not_judged: false,
     }])
     .unwrap();
-    for path in &kept {
-        let bytes = std::fs::read(path).unwrap();
-        let mut sealed = bytes[..HEADER - 40].to_vec();
-        sealed.extend_from_slice(&(forged.len() as u64).to_le_bytes());
-        sealed.extend_from_slice(&Sha256::digest(&forged));
-        sealed.extend_from_slice(&forged);
-        std::fs::write(path, &sealed).unwrap();
-    }
+    rewrite_packs(dir.path(), |e| {
+        if e.kind == KIND_CHANGES {
+            e.reseal(&forged);
+        }
+    });
     let read = log(r.path(), Some(dir.path()));
     let counts = |json: &str| -> Vec<(u64, u64)> {
         let v: serde_json::Value = serde_json::from_str(json).unwrap();
@@ -99,13 +95,13 @@ fn warm_logs_read_the_lists_cold_runs_kept() {
     );
 
     // A corrupt entry is not trusted: dropped, judged again, written again.
-    for path in &kept {
-        let mut spoiled = std::fs::read(path).unwrap();
-        if let Some(last) = spoiled.last_mut() {
+    rewrite_packs(dir.path(), |e| {
+        if e.kind == KIND_CHANGES
+            && let Some(last) = e.bytes.last_mut()
+        {
             *last ^= 1;
         }
-        std::fs::write(path, &spoiled).unwrap();
-    }
+    });
     assert_eq!(log(r.path(), Some(dir.path())), uncached);
     assert_eq!(log(r.path(), Some(dir.path())), uncached);
 }

@@ -3,12 +3,10 @@
 //! forged entry changes the verdicts, so the test would fail if they were recomputed); a
 //! corrupt entry is dropped and recomputed.
 
-use std::path::{Path, PathBuf};
-
-use sha2::{Digest, Sha256};
+use std::path::Path;
 
 use crate::cache::history;
-use crate::common::{ENTRY_HEADER as HEADER, cache_entries, run_cached};
+use crate::common::{KIND_SUMMARIES, PackEntry, cache_entries, rewrite_packs, run_cached};
 
 const LOG: &[&str] = &["log", "--policy", "FULL_TRANSITIVE", "--format", "json"];
 /// A summary: pair key (32), worst cells (6), warnings (6 × 4), changed (1), not judged (4).
@@ -19,8 +17,8 @@ fn log(repo: &Path, dir: Option<&Path>) -> (i32, String, String) {
 }
 
 /// The store's summaries entries.
-fn summaries(dir: &Path) -> Vec<PathBuf> {
-    cache_entries(dir, "sum")
+fn summaries(dir: &Path) -> Vec<PackEntry> {
+    cache_entries(dir, KIND_SUMMARIES)
 }
 
 /// Every version's policy verdict, from `log --format json`.
@@ -50,8 +48,7 @@ fn warm_transitive_runs_read_the_summaries_cold_runs_kept() {
 
     // Forge the entry: every pair breaks on the wire, backward and forward, sealed as the
     // store seals it. The next run fails every version it checks: it read them.
-    let bytes = std::fs::read(&kept[0]).unwrap();
-    let (header, payload) = bytes.split_at(HEADER);
+    let payload = kept[0].payload();
     assert_eq!(payload.len() % RECORD, 0);
     assert!(
         payload.len() / RECORD >= 2,
@@ -63,10 +60,11 @@ fn warm_transitive_runs_read_the_summaries_cold_runs_kept() {
         rec[32] = 3; // wire, backward: breaking
         rec[33] = 3; // wire, forward: breaking
     }
-    let mut sealed = header[..HEADER - 32].to_vec();
-    sealed.extend_from_slice(&Sha256::digest(&forged));
-    sealed.extend_from_slice(&forged);
-    std::fs::write(&kept[0], &sealed).unwrap();
+    rewrite_packs(dir.path(), |e| {
+        if e.kind == KIND_SUMMARIES {
+            e.reseal(&forged);
+        }
+    });
     let read = log(r.path(), Some(dir.path()));
     let after = passes(&read.1);
     assert_eq!(after.len(), before.len());
@@ -76,11 +74,13 @@ fn warm_transitive_runs_read_the_summaries_cold_runs_kept() {
     );
 
     // A corrupt entry is not trusted: dropped, recomputed, written again.
-    let mut spoiled = sealed;
-    if let Some(last) = spoiled.last_mut() {
-        *last ^= 1;
-    }
-    std::fs::write(&kept[0], &spoiled).unwrap();
+    rewrite_packs(dir.path(), |e| {
+        if e.kind == KIND_SUMMARIES
+            && let Some(last) = e.bytes.last_mut()
+        {
+            *last ^= 1;
+        }
+    });
     assert_eq!(log(r.path(), Some(dir.path())), uncached);
     assert_eq!(log(r.path(), Some(dir.path())), uncached);
 }

@@ -1,4 +1,5 @@
-//! One entry on disk: a header that says what it is, then the payload.
+//! One entry on disk (in a pack, `pack.rs`): a header that says what it is, then the
+//! payload.
 //!
 //! ```text
 //! magic "protolapse-cache" (16) | format u32 LE | kind u8 | key (32) | length u64 LE |
@@ -11,10 +12,10 @@ use sha2::{Digest, Sha256};
 
 /// The version of the entries' layout and of what they hold (the model, the keys). Bump it
 /// whenever the model or the way a file is normalized changes.
-pub const FORMAT: u32 = 2;
+pub const FORMAT: u32 = 3;
 
 const MAGIC: &[u8; 16] = b"protolapse-cache";
-const HEADER: usize = 16 + 4 + 1 + 32 + 8 + 32;
+pub(super) const HEADER: usize = 16 + 4 + 1 + 32 + 8 + 32;
 /// No entry we write is larger (a part of a 16 MiB file is well under it): a larger file is
 /// not ours.
 pub const MAX_ENTRY: u64 = 1 << 30;
@@ -37,7 +38,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn byte(self) -> u8 {
+    pub(super) fn byte(self) -> u8 {
         match self {
             Kind::Record => 1,
             Kind::Part => 2,
@@ -47,14 +48,16 @@ impl Kind {
         }
     }
 
-    pub(super) fn ext(self) -> &'static str {
-        match self {
-            Kind::Record => "rec",
-            Kind::Part => "part",
-            Kind::Set => "set",
-            Kind::Summaries => "sum",
-            Kind::Changes => "chg",
-        }
+    pub(super) fn of_byte(b: u8) -> Option<Kind> {
+        [
+            Kind::Record,
+            Kind::Part,
+            Kind::Set,
+            Kind::Summaries,
+            Kind::Changes,
+        ]
+        .into_iter()
+        .find(|k| k.byte() == b)
     }
 }
 
@@ -78,15 +81,23 @@ pub(super) fn header(kind: Kind, key: &[u8; 32], payload: &[u8]) -> [u8; HEADER]
     out
 }
 
-/// An entry's bytes, as read: its payload once [`open`] found it sound.
+/// An entry's payload, as read (the bytes of the entry, the payload past its header).
 pub struct Payload {
     bytes: Vec<u8>,
+    start: usize,
+}
+
+impl Payload {
+    /// A payload held apart from any header (an entry not written yet).
+    pub(super) fn bare(bytes: Vec<u8>) -> Payload {
+        Payload { bytes, start: 0 }
+    }
 }
 
 impl std::ops::Deref for Payload {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        self.bytes.get(HEADER..).unwrap_or_default()
+        self.bytes.get(self.start..).unwrap_or_default()
     }
 }
 
@@ -104,7 +115,10 @@ pub(super) fn open(bytes: Vec<u8>, kind: Kind, key: &[u8; 32]) -> Option<Payload
         && stored_key == key
         && u64::from_le_bytes(*len) == payload.len() as u64
         && Sha256::digest(payload).as_slice() == digest;
-    sound.then_some(Payload { bytes })
+    sound.then_some(Payload {
+        bytes,
+        start: HEADER,
+    })
 }
 
 pub(super) fn hex(bytes: &[u8]) -> String {

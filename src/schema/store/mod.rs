@@ -1,22 +1,25 @@
 //! The on-disk cache: compiled and normalized results kept between runs, in the platform's
 //! cache folder (`~/.cache/protolapse` on Linux), or `PROTOLAPSE_CACHE_DIR`.
 //!
-//! A store is a folder of entries, one file each, named by the SHA-256 of its key. What an
-//! entry holds and what its key covers is the compiler's business (`compile::persist`);
-//! here: reading and writing entries safely. Each entry carries a header (magic, format
-//! version, kind, its own key) and the SHA-256 of its payload: a corrupt, truncated or
-//! foreign entry is never trusted, it is removed and counted as a miss. Entries are written
-//! to a temporary file in the same folder and renamed into place, so concurrent runs never
-//! see half an entry. The size is bounded: when a run wrote entries and the store is over
-//! its cap (512 MiB, `PROTOLAPSE_CACHE_MAX_BYTES`), the least recently used entries (by
-//! modification time, refreshed on use) are removed.
+//! A store is a folder of packs: files of entries (`pack.rs`), each entry under the SHA-256
+//! of its key. What an entry holds and what its key covers is the compiler's business
+//! (`compile::persist`); here: reading and writing entries safely. Each entry carries a
+//! header (magic, format version, kind, its own key) and the SHA-256 of its payload, each
+//! pack an index with its own digest: a corrupt, truncated or foreign pack or entry is never
+//! trusted, the pack is removed and its entries count as misses. The entries a run puts are
+//! readable at once and written together, a pack per few MiB (`packs.rs`), to a temporary
+//! file renamed into place, so concurrent runs never see half a pack. The size is bounded:
+//! when a run wrote, the store is brought under its cap (512 MiB,
+//! `PROTOLAPSE_CACHE_MAX_BYTES`) by removing the least recently used packs (by modification
+//! time, refreshed on use), and many small packs are merged into one.
 //!
 //! The command line turns it on once per process ([`configure`]); a `Cache` made without
 //! it (tests, the library) never touches the disk. A folder that cannot be created or
 //! written turns the store off with one warning; the command goes on uncached.
 
 mod entry;
-mod later;
+mod pack;
+mod packs;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -24,7 +27,6 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, SystemTime};
 
 pub use entry::{FORMAT, Kind, Payload};
-pub use later::Hold;
 
 /// The default cap on the store's size.
 pub const DEFAULT_MAX_BYTES: u64 = 512 << 20;
@@ -32,12 +34,12 @@ pub const DIR_VAR: &str = "PROTOLAPSE_CACHE_DIR";
 pub const MAX_VAR: &str = "PROTOLAPSE_CACHE_MAX_BYTES";
 /// The folder under the store's root that holds the entries (the only one `clear` removes).
 const ENTRIES: &str = "entries";
-/// The size of the entries as last counted, and the writing runs since: a run that wrote
-/// adds its bytes, and lists the folder only when that passes the cap (or every
-/// [`RECOUNT_EVERY`] writing runs, in case concurrent runs lost an addition).
-const USAGE: &str = "usage";
-const RECOUNT_EVERY: u64 = 64;
-/// An entry used within this long is not touched again (one write less per hit).
+/// More packs than this, and a writing run merges the small ones.
+const MAX_PACKS: usize = 32;
+/// A pack under this size is small; a tidy merges this many small packs at most.
+const SMALL_PACK: u64 = 1 << 20;
+const MERGE_AT_MOST: usize = 64;
+/// A pack used within this long is not touched again (one write less per hit).
 const TOUCH_AFTER: Duration = Duration::from_secs(3600);
 
 /// An open store.
@@ -47,12 +49,10 @@ pub struct Store {
     max_bytes: u64,
     /// Set after a write failed: the rest of the run goes uncached.
     broken: AtomicBool,
-    pub(crate) wrote: AtomicBool,
-    /// Of `counters.written_bytes`, what a settle has already counted.
-    settled_bytes: AtomicU64,
+    /// Whether this run wrote a pack not settled yet.
+    wrote: AtomicBool,
     pub counters: Counters,
-    /// Entries written on the store's own thread (see [`Store::put_later`]).
-    later: later::Later,
+    packs: packs::Packs,
 }
 
 /// What a run did with the store (for `bench`).
@@ -164,20 +164,11 @@ pub fn global() -> Option<Arc<Store>> {
         .clone()
 }
 
-/// Waits for what the store of this process still has to write (see [`Store::put_later`]):
-/// what a command calls before it exits. Nothing when the store was not opened.
+/// Writes what the store of this process was given and not written yet: what a command
+/// calls before it exits. Nothing when the store was not opened.
 pub fn finish() {
     if let Some(Some(store)) = GLOBAL.get().and_then(|g| g.store.get()) {
-        store.wait();
-    }
-}
-
-/// Holds the writer of this process's store while alive (see [`Store::hold`]): what a
-/// computation the user waits for takes, so that the cache's files are created after it.
-pub fn hold() -> Hold {
-    match GLOBAL.get().and_then(|g| g.store.get()) {
-        Some(Some(store)) => store.hold(),
-        _ => Hold::none(),
+        store.settle();
     }
 }
 
@@ -197,9 +188,8 @@ impl Store {
             max_bytes,
             broken: AtomicBool::new(false),
             wrote: AtomicBool::new(false),
-            settled_bytes: AtomicU64::new(0),
             counters: Counters::default(),
-            later: later::Later::default(),
+            packs: packs::Packs::default(),
         })
     }
 
@@ -211,71 +201,50 @@ impl Store {
         self.max_bytes
     }
 
-    /// One folder of entries, not sharded: creating a folder costs as much as a file, and a
-    /// store holds a few thousand entries.
-    fn path(&self, kind: Kind, key: &[u8; 32]) -> PathBuf {
-        self.root
-            .join(ENTRIES)
-            .join(format!("{}.{}", entry::hex(key), kind.ext()))
-    }
-
     /// The payload stored under `key`, checked; None when there is none or it is not sound
-    /// (then it is removed).
+    /// (then its pack is removed).
     pub fn get(&self, kind: Kind, key: &[u8; 32]) -> Option<Payload> {
-        let path = self.path(kind, key);
-        let Some((bytes, modified)) = read(&path) else {
-            self.counters.misses.fetch_add(1, Ordering::Relaxed);
-            return None;
-        };
         let c = &self.counters;
-        let size = bytes.len() as u64;
-        match entry::open(bytes, kind, key) {
-            Some(payload) => {
+        match self.find(kind, key) {
+            packs::Found::Entry(payload, size) => {
                 c.reads.fetch_add(1, Ordering::Relaxed);
                 c.read_bytes.fetch_add(size, Ordering::Relaxed);
-                touch(&path, modified);
                 Some(payload)
             }
-            None => {
-                c.rejected.fetch_add(1, Ordering::Relaxed);
-                let _ = std::fs::remove_file(&path);
+            packs::Found::Missing => {
+                c.misses.fetch_add(1, Ordering::Relaxed);
                 None
             }
+            packs::Found::Rejected => None,
         }
     }
 
     /// Whether an entry is stored under `key` (not whether it is sound: [`Store::get`]
     /// checks that).
     pub fn contains(&self, kind: Kind, key: &[u8; 32]) -> bool {
-        self.path(kind, key).is_file()
+        self.has(kind, key)
     }
 
-    /// Stores `payload` under `key` (atomically: a temporary file renamed into place). A
-    /// failure turns the store off for the rest of the run.
-    pub fn put(&self, kind: Kind, key: &[u8; 32], payload: &[u8]) {
+    /// Stores `payload` under `key`: readable at once, written with the rest of the run's
+    /// entries (see `packs.rs`). A failure to write turns the store off for the rest of the
+    /// run.
+    pub fn put(&self, kind: Kind, key: &[u8; 32], payload: Vec<u8>) {
         if self.broken.load(Ordering::Relaxed) {
             return;
         }
-        let path = self.path(kind, key);
-        let header = entry::header(kind, key, payload);
-        let written = (|| -> std::io::Result<()> {
-            let dir = path.parent().unwrap_or(&self.root);
-            let mut tmp = tempfile::Builder::new().prefix(".tmp").tempfile_in(dir)?;
-            std::io::Write::write_all(&mut tmp, &header)?;
-            std::io::Write::write_all(&mut tmp, payload)?;
-            tmp.persist(&path).map_err(|e| e.error)?;
-            Ok(())
-        })();
-        match written {
-            Ok(()) => {
-                self.wrote.store(true, Ordering::Relaxed);
-                self.counters.writes.fetch_add(1, Ordering::Relaxed);
-                self.counters
-                    .written_bytes
-                    .fetch_add((header.len() + payload.len()) as u64, Ordering::Relaxed);
-            }
-            Err(_) => self.broken.store(true, Ordering::Relaxed),
+        let size = (entry::HEADER + payload.len()) as u64;
+        if self.batch(kind, key, payload) {
+            self.counters.writes.fetch_add(1, Ordering::Relaxed);
+            self.counters
+                .written_bytes
+                .fetch_add(size, Ordering::Relaxed);
         }
+    }
+
+    /// The size a batch of entries is written at: a pack is never more than an eighth of
+    /// the cap, so that eviction keeps the newest.
+    fn pack_bytes(&self) -> u64 {
+        (self.max_bytes / 8).clamp(1, packs::PACK_BYTES)
     }
 
     /// Every file of the store with its size and time of last use.
@@ -295,82 +264,61 @@ impl Store {
 
     /// How many entries the store holds, and their size.
     pub fn usage(&self) -> Usage {
-        let files = self.files();
         Usage {
-            entries: files.len() as u64,
-            bytes: files.iter().map(|(_, n, _)| n).sum(),
+            entries: self.entries_on_disk(),
+            bytes: self.files().iter().map(|(_, n, _)| n).sum(),
         }
     }
 
     /// Removes every entry; returns what was removed.
     pub fn clear(&self) -> std::io::Result<Usage> {
         let usage = self.usage();
-        let _ = std::fs::remove_file(self.root.join(USAGE));
         match std::fs::remove_dir_all(self.root.join(ENTRIES)) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
             _ => Ok(usage),
         }
     }
 
-    /// What a writer calls when it is done: when this run wrote entries, the store is
-    /// brought back under its cap. The folder is listed only when the size last counted plus
-    /// what was written since passes the cap (a cache of thousands of entries took a
-    /// directory listing and a `stat` per entry after every run that wrote one).
-    /// While queued entries are being written, their writer settles when done.
+    /// What a writer calls when it is done: what this run put is written, and when it wrote,
+    /// the store is tidied (see [`Store::tidy`]).
     pub fn settle(&self) {
-        if !self.writing() {
-            self.settle_now();
+        self.flush();
+        if self.wrote.swap(false, Ordering::Relaxed) {
+            self.tidy();
         }
     }
 
-    fn settle_now(&self) {
-        if !self.wrote.load(Ordering::Relaxed) {
-            return;
-        }
-        let written = self.counters.written_bytes.load(Ordering::Relaxed);
-        let new = written.saturating_sub(self.settled_bytes.swap(written, Ordering::Relaxed));
-        match self.counted() {
-            Some((bytes, runs))
-                if bytes.saturating_add(new) <= self.max_bytes && runs < RECOUNT_EVERY =>
-            {
-                self.count(bytes.saturating_add(new), runs + 1);
-            }
-            _ => self.evict(),
-        }
-    }
-
-    /// The size last counted and the writing runs since, if known.
-    fn counted(&self) -> Option<(u64, u64)> {
-        let text = std::fs::read_to_string(self.root.join(USAGE)).ok()?;
-        let mut words = text.split_whitespace().map(|w| w.parse::<u64>().ok());
-        Some((words.next()??, words.next()??))
-    }
-
-    /// Records the size of the entries (a temporary file renamed into place).
-    fn count(&self, bytes: u64, runs: u64) {
-        let written = (|| -> std::io::Result<()> {
-            let mut tmp = tempfile::Builder::new()
-                .prefix(".tmp")
-                .tempfile_in(&self.root)?;
-            std::io::Write::write_all(&mut tmp, format!("{bytes} {runs}\n").as_bytes())?;
-            tmp.persist(self.root.join(USAGE)).map_err(|e| e.error)?;
-            Ok(())
-        })();
-        if written.is_err() {
-            let _ = std::fs::remove_file(self.root.join(USAGE));
-        }
-    }
-
-    /// When over the cap, removes the least recently used entries until it is not (a
-    /// temporary file older than an hour, left by a run that was killed, goes first); then
-    /// records the size.
-    pub fn evict(&self) {
+    /// Removes the files that are not packs and were not used for an hour (temporary files
+    /// left by a run that was killed; entries of an older layout); merges the small packs
+    /// when there are more than [`MAX_PACKS`]; then removes the least recently used files
+    /// while over the cap.
+    pub fn tidy(&self) {
+        let is_pack = |p: &Path| p.extension().is_some_and(|e| e == pack::EXT);
+        let now = SystemTime::now();
         let mut files = self.files();
-        let mut total: u64 = files.iter().map(|(_, n, _)| n).sum();
-        if total <= self.max_bytes {
-            self.count(total, 0);
-            return;
+        files.retain(|(path, _, used)| {
+            let old = now.duration_since(*used).is_ok_and(|d| d > TOUCH_AFTER);
+            let gone = !is_pack(path) && old && std::fs::remove_file(path).is_ok();
+            !gone
+        });
+        let mut small: Vec<&(PathBuf, u64, SystemTime)> = files
+            .iter()
+            .filter(|(p, size, _)| is_pack(p) && *size < SMALL_PACK)
+            .collect();
+        let packs = files.iter().filter(|(p, _, _)| is_pack(p)).count();
+        if packs > MAX_PACKS && small.len() > 1 {
+            small.sort_by_key(|(_, size, _)| *size);
+            let merged: Vec<PathBuf> = small
+                .iter()
+                .take(MERGE_AT_MOST)
+                .map(|(p, _, _)| p.clone())
+                .collect();
+            self.merge(&merged);
+            files = self.files();
         }
+        // Temporary files being written by another run are not the store's yet.
+        files.retain(|(p, _, _)| is_pack(p) || !is_temporary(p));
+        let mut total: u64 = files.iter().map(|(_, n, _)| n).sum();
         files.sort_by_key(|(_, _, used)| *used);
         for (path, size, _) in files {
             if total <= self.max_bytes {
@@ -381,27 +329,18 @@ impl Store {
                 self.counters.evicted.fetch_add(1, Ordering::Relaxed);
             }
         }
-        self.count(total, 0);
     }
 }
 
-/// An entry's bytes and its time of last use; None when there is none (or no more than
-/// the largest entry we write could be read).
-fn read(path: &Path) -> Option<(Vec<u8>, Option<SystemTime>)> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).ok()?;
-    let meta = file.metadata().ok()?;
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0).min(1 << 30));
-    file.take(entry::MAX_ENTRY).read_to_end(&mut bytes).ok()?;
-    Some((bytes, meta.modified().ok()))
+fn is_temporary(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with(".tmp"))
 }
 
-/// Marks an entry as used now (for eviction), at most once per [`TOUCH_AFTER`].
-fn touch(path: &Path, modified: Option<SystemTime>) {
-    let now = SystemTime::now();
-    let stale = modified.is_some_and(|t| now.duration_since(t).is_ok_and(|d| d > TOUCH_AFTER));
-    if stale && let Ok(file) = std::fs::File::options().append(true).open(path) {
-        let _ = file.set_modified(now);
+impl Drop for Store {
+    /// What was put and not written yet is written.
+    fn drop(&mut self) {
+        self.flush();
     }
 }
 
@@ -416,95 +355,108 @@ mod tests {
         }
     }
 
-    /// A run that wrote adds its bytes to the size last counted; the folder is listed (and
-    /// the count made exact) when that passes the cap, so a count that lost an addition is
-    /// corrected, and nothing is evicted that fits.
+    fn packs(dir: &Path) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = std::fs::read_dir(dir.join(ENTRIES))
+            .unwrap()
+            .flatten()
+            .map(|f| f.path())
+            .filter(|p| p.extension().is_some_and(|e| e == pack::EXT))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// What a run puts is readable at once, on disk as one pack once settled, and read back
+    /// by the next run; a second put of a key keeps the first.
     #[test]
-    fn settling_adds_what_was_written_and_lists_the_folder_past_the_cap() {
+    fn entries_put_are_read_at_once_and_by_the_next_run() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path(), 10_000).unwrap();
-        store.put(Kind::Part, &[1; 32], &[0; 1000]);
+        let store = Store::open(dir.path(), 1 << 30).unwrap();
+        for k in 0..50u8 {
+            store.put(Kind::Part, &[k; 32], vec![k; 100]);
+        }
+        store.put(Kind::Part, &[0; 32], vec![7; 3]);
+        assert_eq!(store.got(Kind::Part, &[3; 32]), Some(vec![3; 100]));
+        assert_eq!(store.got(Kind::Record, &[3; 32]), None, "another kind");
+        assert!(packs(dir.path()).is_empty(), "nothing written yet");
         store.settle();
+        assert_eq!(packs(dir.path()).len(), 1);
+        assert_eq!(store.usage().entries, 50);
+        let next = Store::open(dir.path(), 1 << 30).unwrap();
+        assert!(next.contains(Kind::Part, &[49; 32]));
+        assert_eq!(next.got(Kind::Part, &[0; 32]), Some(vec![0; 100]));
+        assert_eq!(next.got(Kind::Part, &[49; 32]), Some(vec![49; 100]));
+        assert_eq!(next.got(Kind::Part, &[50; 32]), None);
+        assert_eq!(next.counters.reads.load(Ordering::Relaxed), 2);
+    }
+
+    /// An entry whose bytes were changed in its pack is not trusted: its pack is removed,
+    /// its entries are misses, and the next run writes them again.
+    #[test]
+    fn an_entry_spoiled_in_its_pack_removes_the_pack() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path(), 1 << 30).unwrap();
+        store.put(Kind::Set, &[1; 32], b"first payload".to_vec());
+        store.put(Kind::Set, &[2; 32], b"second payload".to_vec());
+        drop(store);
+        let [path] = packs(dir.path()).try_into().unwrap();
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.windows(5).position(|w| w == b"first").unwrap();
+        bytes[at] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let store = Store::open(dir.path(), 1 << 30).unwrap();
+        assert_eq!(store.got(Kind::Set, &[1; 32]), None);
+        assert_eq!(store.counters.rejected.load(Ordering::Relaxed), 1);
+        assert!(!path.exists(), "the pack is removed");
         assert_eq!(
-            store.counted(),
-            Some((store.usage().bytes, 0)),
-            "listed once"
+            store.got(Kind::Set, &[2; 32]),
+            None,
+            "its other entries too"
         );
-        store.put(Kind::Part, &[2; 32], &[0; 1000]);
-        store.settle();
-        assert_eq!(store.counted(), Some((store.usage().bytes, 1)), "added");
-        // A count too high for what the folder holds: the next run passes the cap with it,
-        // lists the folder, counts exactly and evicts nothing.
-        std::fs::write(dir.path().join(USAGE), "9500 1\n").unwrap();
-        store.put(Kind::Part, &[3; 32], &[0; 1000]);
-        store.settle();
-        assert_eq!(store.counted(), Some((store.usage().bytes, 0)));
-        assert_eq!(store.usage().entries, 3);
-        // Past the cap for real: the oldest entries go until it fits.
-        for k in 4..12u8 {
-            store.put(Kind::Part, &[k; 32], &[0; 1000]);
+        assert!(!store.contains(Kind::Set, &[2; 32]));
+    }
+
+    /// Past the cap, the least recently used packs go until the store fits (a pack is at
+    /// most an eighth of the cap: the newest stay); many small packs become one; files that
+    /// are not packs (an older layout) go once unused for an hour.
+    #[test]
+    fn tidying_evicts_past_the_cap_merges_small_packs_and_drops_other_files() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(ENTRIES)).unwrap();
+        let legacy = dir.path().join(ENTRIES).join("00ff.part");
+        std::fs::write(&legacy, b"an entry of format 2").unwrap();
+        let unused = SystemTime::now() - 2 * TOUCH_AFTER;
+        let file = std::fs::File::options().append(true).open(&legacy).unwrap();
+        file.set_modified(unused).unwrap();
+        let fresh = dir.path().join(ENTRIES).join(".tmp-being-written");
+        std::fs::write(&fresh, b"half a pack").unwrap();
+        let store = Store::open(dir.path(), 16_000).unwrap();
+        for k in 0..40u8 {
+            store.put(Kind::Part, &[k; 32], vec![k; 1000]);
         }
         store.settle();
+        assert!(!legacy.exists());
+        assert!(fresh.exists(), "another run's, being written");
         let usage = store.usage();
-        assert!(usage.bytes <= 10_000 && usage.entries < 11, "{usage:?}");
-        assert_eq!(store.counted(), Some((usage.bytes, 0)));
-    }
-
-    /// A held writer writes nothing until the hold is dropped; a run that ends (`wait`)
-    /// does not wait for a hold still alive.
-    #[test]
-    fn a_held_writer_writes_once_released_or_when_the_run_ends() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Arc::new(Store::open(dir.path(), 1 << 20).unwrap());
-        let hold = store.hold();
-        let second = store.hold();
-        for k in 0..5u8 {
-            store.put_later(Kind::Changes, &[k; 32], vec![k; 10]);
-        }
-        std::thread::sleep(Duration::from_millis(100));
-        drop(second);
-        std::thread::sleep(Duration::from_millis(50));
-        // Past a frame's time, well within `HELD_AT_MOST`: nothing written yet.
-        assert!(later::HELD_AT_MOST >= Duration::from_secs(1));
-        assert!(store.writing());
-        assert_eq!(store.got(Kind::Changes, &[0; 32]), None);
-        drop(hold);
-        store.wait();
-        assert_eq!(store.got(Kind::Changes, &[4; 32]), Some(vec![4; 10]));
-
-        let dir = tempfile::tempdir().unwrap();
-        let store = Arc::new(Store::open(dir.path(), 1 << 20).unwrap());
-        let _hold = store.hold();
-        store.put_later(Kind::Changes, &[7; 32], vec![7; 10]);
-        let t = std::time::Instant::now();
-        store.wait();
-        assert!(t.elapsed() < later::HELD_AT_MOST, "{:?}", t.elapsed());
-        assert_eq!(store.got(Kind::Changes, &[7; 32]), Some(vec![7; 10]));
-    }
-
-    /// Entries put for later are written by the store's thread: a `wait` returns once all
-    /// are there, readable and counted (the writer settles when its queue is empty), and a
-    /// settle called while they are being written leaves the count to the writer.
-    #[test]
-    fn entries_put_for_later_are_all_written_and_counted_when_waited_for() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Arc::new(Store::open(dir.path(), 1 << 20).unwrap());
-        for k in 0..40u8 {
-            store.put_later(Kind::Changes, &[k; 32], vec![k; 100 + usize::from(k)]);
-        }
-        store.settle();
-        store.wait();
-        for k in 0..40u8 {
-            assert_eq!(
-                store.got(Kind::Changes, &[k; 32]),
-                Some(vec![k; 100 + usize::from(k)]),
-                "entry {k}"
-            );
-        }
-        assert_eq!(store.usage().entries, 40);
+        assert!(usage.bytes <= 16_000, "{usage:?}");
+        assert!(usage.entries >= 8, "{usage:?}");
         assert_eq!(
-            store.counted().map(|(bytes, _)| bytes),
-            Some(store.usage().bytes)
+            store.got(Kind::Part, &[39; 32]),
+            Some(vec![39; 1000]),
+            "newest"
         );
+        assert!(store.counters.evicted.load(Ordering::Relaxed) > 0);
+
+        let dir = tempfile::tempdir().unwrap();
+        for run in 0..(MAX_PACKS as u8 + 2) {
+            let store = Store::open(dir.path(), 1 << 30).unwrap();
+            store.put(Kind::Changes, &[run; 32], vec![run; 10]);
+            store.settle();
+        }
+        // Merged when the 33rd came; the 34th beside it.
+        assert_eq!(packs(dir.path()).len(), 2, "merged");
+        let store = Store::open(dir.path(), 1 << 30).unwrap();
+        assert_eq!(store.usage().entries, MAX_PACKS as u64 + 2);
+        assert_eq!(store.got(Kind::Changes, &[5; 32]), Some(vec![5; 10]));
     }
 }

@@ -105,8 +105,6 @@ pub fn execute_with(
     names: &RwLock<Index>,
     progress: &Progress<'_>,
 ) -> Option<Action> {
-    // The cache's files are created once the user has what they wait for.
-    let _hold = crate::schema::store::hold();
     Some(match req {
         Request::Compare {
             key,

@@ -328,7 +328,7 @@ impl Disk {
             // Another set storing it beside this one writes it instead.
             && lock(&self.stored).insert(key)
         {
-            self.store.put(Kind::Record, &key, &bytes);
+            self.store.put(Kind::Record, &key, bytes);
             self.count(|s| s.records_stored += 1);
         }
     }
@@ -417,7 +417,7 @@ impl Disk {
                 continue;
             }
             if let Ok(bytes) = postcard::to_allocvec(&part) {
-                self.store.put(Kind::Part, key, &bytes);
+                self.store.put(Kind::Part, key, bytes);
                 self.count(|s| s.parts_stored += 1);
             }
             // Not kept in memory: a cold run holds the models it compiled already (a set
@@ -437,7 +437,7 @@ impl Disk {
             parts: keys,
         };
         if let Ok(bytes) = postcard::to_allocvec(&outcome) {
-            self.store.put(Kind::Set, &set, &bytes);
+            self.store.put(Kind::Set, &set, bytes);
         }
     }
 }
