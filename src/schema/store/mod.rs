@@ -61,7 +61,8 @@ pub struct Counters {
     pub reads: AtomicU64,
     pub read_bytes: AtomicU64,
     pub misses: AtomicU64,
-    /// Entries found but not trusted (corrupt, truncated, foreign), removed.
+    /// Packs found not sound (corrupt, truncated, foreign, or holding such an entry),
+    /// removed.
     pub rejected: AtomicU64,
     pub writes: AtomicU64,
     pub written_bytes: AtomicU64,
@@ -293,7 +294,7 @@ impl Store {
     /// when there are more than [`MAX_PACKS`]; then removes the least recently used files
     /// while over the cap.
     pub fn tidy(&self) {
-        let is_pack = |p: &Path| p.extension().is_some_and(|e| e == pack::EXT);
+        let is_pack = packs::is_pack;
         let now = SystemTime::now();
         let mut files = self.files();
         files.retain(|(path, _, used)| {
@@ -338,125 +339,12 @@ fn is_temporary(path: &Path) -> bool {
 }
 
 impl Drop for Store {
-    /// What was put and not written yet is written.
+    /// What was put and not written yet is written (a store of the library's; the command
+    /// line's lives as long as the process and is written by [`finish`]).
     fn drop(&mut self) {
         self.flush();
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    impl Store {
-        /// The payload under `key`, copied out (for comparing).
-        fn got(&self, kind: Kind, key: &[u8; 32]) -> Option<Vec<u8>> {
-            self.get(kind, key).map(|p| p.to_vec())
-        }
-    }
-
-    fn packs(dir: &Path) -> Vec<PathBuf> {
-        let mut out: Vec<PathBuf> = std::fs::read_dir(dir.join(ENTRIES))
-            .unwrap()
-            .flatten()
-            .map(|f| f.path())
-            .filter(|p| p.extension().is_some_and(|e| e == pack::EXT))
-            .collect();
-        out.sort();
-        out
-    }
-
-    /// What a run puts is readable at once, on disk as one pack once settled, and read back
-    /// by the next run; a second put of a key keeps the first.
-    #[test]
-    fn entries_put_are_read_at_once_and_by_the_next_run() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path(), 1 << 30).unwrap();
-        for k in 0..50u8 {
-            store.put(Kind::Part, &[k; 32], vec![k; 100]);
-        }
-        store.put(Kind::Part, &[0; 32], vec![7; 3]);
-        assert_eq!(store.got(Kind::Part, &[3; 32]), Some(vec![3; 100]));
-        assert_eq!(store.got(Kind::Record, &[3; 32]), None, "another kind");
-        assert!(packs(dir.path()).is_empty(), "nothing written yet");
-        store.settle();
-        assert_eq!(packs(dir.path()).len(), 1);
-        assert_eq!(store.usage().entries, 50);
-        let next = Store::open(dir.path(), 1 << 30).unwrap();
-        assert!(next.contains(Kind::Part, &[49; 32]));
-        assert_eq!(next.got(Kind::Part, &[0; 32]), Some(vec![0; 100]));
-        assert_eq!(next.got(Kind::Part, &[49; 32]), Some(vec![49; 100]));
-        assert_eq!(next.got(Kind::Part, &[50; 32]), None);
-        assert_eq!(next.counters.reads.load(Ordering::Relaxed), 2);
-    }
-
-    /// An entry whose bytes were changed in its pack is not trusted: its pack is removed,
-    /// its entries are misses, and the next run writes them again.
-    #[test]
-    fn an_entry_spoiled_in_its_pack_removes_the_pack() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path(), 1 << 30).unwrap();
-        store.put(Kind::Set, &[1; 32], b"first payload".to_vec());
-        store.put(Kind::Set, &[2; 32], b"second payload".to_vec());
-        drop(store);
-        let [path] = packs(dir.path()).try_into().unwrap();
-        let mut bytes = std::fs::read(&path).unwrap();
-        let at = bytes.windows(5).position(|w| w == b"first").unwrap();
-        bytes[at] ^= 1;
-        std::fs::write(&path, &bytes).unwrap();
-        let store = Store::open(dir.path(), 1 << 30).unwrap();
-        assert_eq!(store.got(Kind::Set, &[1; 32]), None);
-        assert_eq!(store.counters.rejected.load(Ordering::Relaxed), 1);
-        assert!(!path.exists(), "the pack is removed");
-        assert_eq!(
-            store.got(Kind::Set, &[2; 32]),
-            None,
-            "its other entries too"
-        );
-        assert!(!store.contains(Kind::Set, &[2; 32]));
-    }
-
-    /// Past the cap, the least recently used packs go until the store fits (a pack is at
-    /// most an eighth of the cap: the newest stay); many small packs become one; files that
-    /// are not packs (an older layout) go once unused for an hour.
-    #[test]
-    fn tidying_evicts_past_the_cap_merges_small_packs_and_drops_other_files() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join(ENTRIES)).unwrap();
-        let legacy = dir.path().join(ENTRIES).join("00ff.part");
-        std::fs::write(&legacy, b"an entry of format 2").unwrap();
-        let unused = SystemTime::now() - 2 * TOUCH_AFTER;
-        let file = std::fs::File::options().append(true).open(&legacy).unwrap();
-        file.set_modified(unused).unwrap();
-        let fresh = dir.path().join(ENTRIES).join(".tmp-being-written");
-        std::fs::write(&fresh, b"half a pack").unwrap();
-        let store = Store::open(dir.path(), 16_000).unwrap();
-        for k in 0..40u8 {
-            store.put(Kind::Part, &[k; 32], vec![k; 1000]);
-        }
-        store.settle();
-        assert!(!legacy.exists());
-        assert!(fresh.exists(), "another run's, being written");
-        let usage = store.usage();
-        assert!(usage.bytes <= 16_000, "{usage:?}");
-        assert!(usage.entries >= 8, "{usage:?}");
-        assert_eq!(
-            store.got(Kind::Part, &[39; 32]),
-            Some(vec![39; 1000]),
-            "newest"
-        );
-        assert!(store.counters.evicted.load(Ordering::Relaxed) > 0);
-
-        let dir = tempfile::tempdir().unwrap();
-        for run in 0..(MAX_PACKS as u8 + 2) {
-            let store = Store::open(dir.path(), 1 << 30).unwrap();
-            store.put(Kind::Changes, &[run; 32], vec![run; 10]);
-            store.settle();
-        }
-        // Merged when the 33rd came; the 34th beside it.
-        assert_eq!(packs(dir.path()).len(), 2, "merged");
-        let store = Store::open(dir.path(), 1 << 30).unwrap();
-        assert_eq!(store.usage().entries, MAX_PACKS as u64 + 2);
-        assert_eq!(store.got(Kind::Changes, &[5; 32]), Some(vec![5; 10]));
-    }
-}
+mod tests;

@@ -15,7 +15,7 @@
 //! digest; each entry is checked again when read (its own header and digest).
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -81,28 +81,71 @@ pub(super) fn write(
     // Named by its index: two runs that wrote the same entries write the same pack.
     let name = format!("{}.{EXT}", entry::hex(&Sha256::digest(&index)[..16]));
     let path = dir.join(name);
-    tmp.persist(&path).map_err(|e| e.error)?;
+    // A pack of this name holds these very entries: another run wrote it first (where it
+    // cannot be replaced while open, as on Windows, that is as good).
+    if let Err(e) = tmp.persist(&path)
+        && !path.is_file()
+    {
+        return Err(e.error);
+    }
     Ok((path, size, slots))
 }
 
-/// A pack opened for reading, and where its entries lie.
-pub(super) type Opened = (File, Vec<Slot>);
-
-/// Why a file is not opened as a pack.
+/// Why a file is not read as a pack, or an entry not read from one.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum NotOpened {
     /// A pack of another layout (another protolapse): not ours to judge.
     OtherFormat,
+    /// It could not be read now (gone since it was listed, out of file handles, no
+    /// permission): nothing is known about it.
+    Unreadable,
     /// Truncated, corrupt or foreign.
     Unsound,
 }
 
-/// A pack opened for reading, or why not.
-pub(super) fn open(path: &Path) -> Result<Opened, NotOpened> {
-    let file = File::open(path).map_err(|_| NotOpened::Unsound)?;
-    let len = file.metadata().map_err(|_| NotOpened::Unsound)?.len();
-    let head = read_at(&file, 0, HEAD_LEN).filter(|_| len >= HEAD_LEN + TRAILER);
-    let head = head.ok_or(NotOpened::Unsound)?;
+/// No pack we write holds more entries (a pack is a few MiB; merged ones, 64 MiB at most).
+const MAX_SLOTS: u64 = 1 << 20;
+
+/// A pack's file, opened for reading; only a regular file is opened (a named pipe would
+/// block, a link lead outside the folder).
+pub(super) struct Reader(File);
+
+impl Reader {
+    pub(super) fn open(path: &Path) -> Result<Reader, NotOpened> {
+        let meta = std::fs::symlink_metadata(path).map_err(|_| NotOpened::Unreadable)?;
+        if !meta.is_file() {
+            return Err(NotOpened::Unsound);
+        }
+        File::open(path)
+            .map(Reader)
+            .map_err(|_| NotOpened::Unreadable)
+    }
+
+    /// `len` bytes from `at` (never more than an entry's largest size).
+    pub(super) fn read(&mut self, at: u64, len: u64) -> Result<Vec<u8>, NotOpened> {
+        let len = usize::try_from(len)
+            .ok()
+            .filter(|l| *l as u64 <= MAX_ENTRY)
+            .ok_or(NotOpened::Unsound)?;
+        let mut buf = vec![0u8; len];
+        let unread = |e: io::Error| match e.kind() {
+            io::ErrorKind::UnexpectedEof => NotOpened::Unsound,
+            _ => NotOpened::Unreadable,
+        };
+        self.0.seek(SeekFrom::Start(at)).map_err(unread)?;
+        self.0.read_exact(&mut buf).map_err(unread)?;
+        Ok(buf)
+    }
+}
+
+/// Where the entries of the pack at `path` lie, or why they are not read.
+pub(super) fn open(path: &Path) -> Result<Vec<Slot>, NotOpened> {
+    let mut file = Reader::open(path)?;
+    let len = file.0.metadata().map_err(|_| NotOpened::Unreadable)?.len();
+    if len < HEAD_LEN + TRAILER {
+        return Err(NotOpened::Unsound);
+    }
+    let head = file.read(0, HEAD_LEN)?;
     let (magic, format) = head.split_at(HEAD.len());
     if magic != HEAD {
         return Err(NotOpened::Unsound);
@@ -110,25 +153,26 @@ pub(super) fn open(path: &Path) -> Result<Opened, NotOpened> {
     if format != FORMAT.to_le_bytes() {
         return Err(NotOpened::OtherFormat);
     }
-    index(&file, len).ok_or(NotOpened::Unsound)
+    let trailer = file.read(len - TRAILER, TRAILER)?;
+    index(&mut file, len, &trailer).ok_or(NotOpened::Unsound)
 }
 
-/// The index of a pack whose head is sound.
-fn index(file: &File, len: u64) -> Option<Opened> {
-    let trailer = read_at(file, len - TRAILER, TRAILER)?;
+/// The index a pack's trailer describes, checked.
+fn index(file: &mut Reader, len: u64, trailer: &[u8]) -> Option<Vec<Slot>> {
     let (index_at, rest) = trailer.split_first_chunk::<8>()?;
     let (count, rest) = rest.split_first_chunk::<8>()?;
     let (digest, magic) = rest.split_first_chunk::<32>()?;
     let (index_at, count) = (u64::from_le_bytes(*index_at), u64::from_le_bytes(*count));
     let index_len = count.checked_mul(SLOT)?;
-    if magic != TAIL || index_at < HEAD_LEN || index_at.checked_add(index_len)? != len - TRAILER {
+    let fits = index_at >= HEAD_LEN && index_at.checked_add(index_len)? == len - TRAILER;
+    if magic != TAIL || !fits || count > MAX_SLOTS {
         return None;
     }
-    let index = read_at(file, index_at, index_len)?;
+    let index = file.read(index_at, index_len).ok()?;
     if Sha256::digest(&index).as_slice() != digest {
         return None;
     }
-    let slots = index
+    index
         .chunks_exact(SLOT as usize)
         .map(|s| {
             let (kind, rest) = s.split_first()?;
@@ -144,29 +188,7 @@ fn index(file: &File, len: u64) -> Option<Opened> {
                 len: l,
             })
         })
-        .collect::<Option<Vec<Slot>>>()?;
-    Some((file.try_clone().ok()?, slots))
-}
-
-/// `len` bytes of `file` from `at` (never more than an entry's largest size).
-pub(super) fn read_at(file: &File, at: u64, len: u64) -> Option<Vec<u8>> {
-    let mut buf = vec![0u8; usize::try_from(len.min(MAX_ENTRY)).ok()?];
-    #[cfg(unix)]
-    std::os::unix::fs::FileExt::read_exact_at(file, &mut buf, at).ok()?;
-    #[cfg(windows)]
-    {
-        let mut done = 0;
-        while done < buf.len() {
-            let n =
-                std::os::windows::fs::FileExt::seek_read(file, &mut buf[done..], at + done as u64)
-                    .ok()?;
-            if n == 0 {
-                return None;
-            }
-            done += n;
-        }
-    }
-    Some(buf)
+        .collect()
 }
 
 #[cfg(test)]
@@ -186,10 +208,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (path, size, slots) = write(dir.path(), &entries()).unwrap();
         assert_eq!(std::fs::metadata(&path).unwrap().len(), size);
-        let (file, read) = open(&path).unwrap();
+        let read = open(&path).unwrap();
         assert_eq!(read, slots);
+        let mut file = Reader::open(&path).unwrap();
         for (slot, (kind, key, payload)) in read.iter().zip(entries()) {
-            let bytes = read_at(&file, slot.at, slot.len).unwrap();
+            let bytes = file.read(slot.at, slot.len).unwrap();
             let opened = entry::open(bytes, kind, &key).map(|p| p.to_vec());
             assert_eq!(opened, Some(payload));
         }
@@ -225,5 +248,9 @@ mod tests {
         }
         std::fs::write(&spoiled, b"#!/bin/sh\necho hello\n").unwrap();
         assert_eq!(open(&spoiled).err(), Some(NotOpened::Unsound));
+        std::fs::remove_file(&spoiled).unwrap();
+        assert_eq!(open(&spoiled).err(), Some(NotOpened::Unreadable), "gone");
+        std::fs::create_dir(&spoiled).unwrap();
+        assert_eq!(open(&spoiled).err(), Some(NotOpened::Unsound), "a folder");
     }
 }

@@ -1,28 +1,36 @@
 //! The entries of a store, in packs (`pack.rs`): those put in this run wait in a batch, in
-//! memory and readable, until a pack's worth ([`PACK_BYTES`]) or the run's end; the index
-//! of the packs on disk is read once, when first needed. A pack found unsound is removed as
-//! a whole, and its entries count as misses.
+//! memory and readable, until a pack's worth (`Store::pack_bytes`) or the run's end; the
+//! index of the packs on disk is read once, when first needed. A pack found unsound is
+//! removed as a whole, and its entries count as misses; a pack that cannot be read now (gone,
+//! out of file handles) is a miss and is left alone. No pack is held open: each read opens
+//! its file.
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::SystemTime;
 
 use super::entry::{self, Kind, Payload};
 use super::{ENTRIES, Store, TOUCH_AFTER, pack};
+use pack::NotOpened;
 
-/// The size a batch is written at as a pack, at most (a run that writes less writes one
-/// pack; see `Store::pack_bytes`).
+/// The size a batch is written at as a pack, when the cap allows (a pack ends with the
+/// entry that reaches it; a run that writes less writes one pack).
 pub(super) const PACK_BYTES: u64 = 8 << 20;
+
+/// The packs an index reads at most (a store written as this one writes holds a few dozen).
+const PACKS_READ: usize = 4096;
 
 type Key = (u8, [u8; 32]);
 
-/// The entries of a store: the batch not written yet, and the packs on disk.
+/// The entries of a store: the batch not written yet, the batches being written, and the
+/// packs on disk.
 #[derive(Debug, Default)]
 pub(super) struct Packs {
     batch: Mutex<Batch>,
+    /// Batches taken to be written, readable until their pack joins the index.
+    writing: Mutex<Vec<Arc<Batch>>>,
     /// None until first read.
     index: Mutex<Option<HashMap<Key, Place>>>,
 }
@@ -32,6 +40,15 @@ struct Batch {
     entries: Vec<(Kind, [u8; 32], Vec<u8>)>,
     at: HashMap<Key, usize>,
     bytes: u64,
+}
+
+impl Batch {
+    fn get(&self, k: &Key) -> Option<&Vec<u8>> {
+        self.at
+            .get(k)
+            .and_then(|&i| self.entries.get(i))
+            .map(|e| &e.2)
+    }
 }
 
 /// Where an entry on disk lies.
@@ -45,7 +62,6 @@ struct Place {
 #[derive(Debug)]
 struct PackFile {
     path: PathBuf,
-    file: File,
     modified: Option<SystemTime>,
     /// Found unsound (and removed): its entries are misses.
     bad: AtomicBool,
@@ -64,21 +80,26 @@ pub(super) enum Found {
     Rejected,
 }
 
+/// Whether `path` is a pack's file (a regular file named `*.pack`).
+pub(super) fn is_pack(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == pack::EXT)
+}
+
 impl Store {
-    /// The pack files of the store, by path; each opened with its entries, or why not.
-    fn pack_files(&self) -> Vec<(PathBuf, Result<pack::Opened, pack::NotOpened>)> {
+    /// The regular files named as packs in the store's folder.
+    pub(super) fn pack_paths(&self) -> Vec<PathBuf> {
         let Ok(files) = std::fs::read_dir(self.root.join(ENTRIES)) else {
             return Vec::new();
         };
-        files
+        let mut paths: Vec<PathBuf> = files
             .flatten()
+            .filter(|f| f.file_type().is_ok_and(|t| t.is_file()))
             .map(|f| f.path())
-            .filter(|p| p.extension().is_some_and(|e| e == pack::EXT))
-            .map(|p| {
-                let opened = pack::open(&p);
-                (p, opened)
-            })
-            .collect()
+            .filter(|p| is_pack(p))
+            .collect();
+        paths.sort();
+        paths.truncate(PACKS_READ);
+        paths
     }
 
     /// The index of the packs on disk (read now when not read yet): unsound packs are
@@ -87,11 +108,11 @@ impl Store {
         let mut index = lock(&self.packs.index);
         if index.is_none() {
             let mut map = HashMap::new();
-            for (path, opened) in self.pack_files() {
-                match opened {
-                    Ok((file, slots)) => self.add(&mut map, path, file, &slots),
-                    Err(pack::NotOpened::Unsound) => self.reject(&path),
-                    Err(pack::NotOpened::OtherFormat) => {}
+            for path in self.pack_paths() {
+                match pack::open(&path) {
+                    Ok(slots) => add(&mut map, path, &slots),
+                    Err(NotOpened::Unsound) => self.reject(&path),
+                    Err(NotOpened::OtherFormat | NotOpened::Unreadable) => {}
                 }
             }
             *index = Some(map);
@@ -99,64 +120,55 @@ impl Store {
         index
     }
 
-    fn add(&self, map: &mut HashMap<Key, Place>, path: PathBuf, file: File, slots: &[pack::Slot]) {
-        let modified = file.metadata().and_then(|m| m.modified()).ok();
-        let pack = Arc::new(PackFile {
-            path,
-            file,
-            modified,
-            bad: AtomicBool::new(false),
-            touched: AtomicBool::new(false),
-        });
-        for s in slots {
-            let place = Place {
-                pack: pack.clone(),
-                at: s.at,
-                len: s.len,
-            };
-            map.entry((s.kind.byte(), s.key)).or_insert(place);
-        }
-    }
-
-    fn reject(&self, path: &std::path::Path) {
+    fn reject(&self, path: &Path) {
         self.counters.rejected.fetch_add(1, Ordering::Relaxed);
         let _ = std::fs::remove_file(path);
     }
 
-    /// The entry of `kind` and `key`: from the batch, else from its pack (checked).
+    /// The payload of `k` if this run put it and it is not on disk yet.
+    fn unwritten(&self, k: &Key) -> Option<Vec<u8>> {
+        if let Some(p) = lock(&self.packs.batch).get(k) {
+            return Some(p.clone());
+        }
+        let writing = lock(&self.packs.writing);
+        writing.iter().find_map(|b| b.get(k).cloned())
+    }
+
+    /// The entry of `kind` and `key`: put in this run, else from its pack (checked).
     pub(super) fn find(&self, kind: Kind, key: &[u8; 32]) -> Found {
         let k = (kind.byte(), *key);
-        {
-            let batch = lock(&self.packs.batch);
-            if let Some(&i) = batch.at.get(&k) {
-                let payload = batch.entries[i].2.clone();
-                let n = payload.len() as u64;
-                return Found::Entry(Payload::bare(payload), n);
-            }
+        if let Some(payload) = self.unwritten(&k) {
+            let n = payload.len() as u64;
+            return Found::Entry(Payload::bare(payload), n);
         }
         let place = self.index().as_ref().and_then(|m| m.get(&k).cloned());
         let Some(place) = place.filter(|p| !p.pack.bad.load(Ordering::Relaxed)) else {
             return Found::Missing;
         };
-        let read = pack::read_at(&place.pack.file, place.at, place.len);
-        match read.and_then(|bytes| entry::open(bytes, kind, key)) {
-            Some(payload) => {
+        let read =
+            pack::Reader::open(&place.pack.path).and_then(|mut r| r.read(place.at, place.len));
+        let unsound = match read.map(|bytes| entry::open(bytes, kind, key)) {
+            Ok(Some(payload)) => {
                 touch(&place.pack);
-                Found::Entry(payload, place.len)
+                return Found::Entry(payload, place.len);
             }
-            None => {
-                if !place.pack.bad.swap(true, Ordering::Relaxed) {
-                    self.reject(&place.pack.path);
-                }
-                Found::Rejected
-            }
+            Ok(None) | Err(NotOpened::Unsound) => true,
+            Err(NotOpened::Unreadable | NotOpened::OtherFormat) => false,
+        };
+        if unsound && !place.pack.bad.swap(true, Ordering::Relaxed) {
+            self.reject(&place.pack.path);
+        }
+        if unsound {
+            Found::Rejected
+        } else {
+            Found::Missing
         }
     }
 
     /// Whether an entry of `kind` and `key` is there (not whether it is sound).
     pub(super) fn has(&self, kind: Kind, key: &[u8; 32]) -> bool {
         let k = (kind.byte(), *key);
-        if lock(&self.packs.batch).at.contains_key(&k) {
+        if self.unwritten(&k).is_some() {
             return true;
         }
         let index = self.index();
@@ -177,76 +189,97 @@ impl Store {
         batch.entries.push((kind, *key, payload));
         batch.at.insert(k, i);
         if batch.bytes >= self.pack_bytes() {
-            self.write_batch(&mut batch);
+            self.write_batch(batch);
         }
         true
     }
 
     /// Writes what the batch holds as a pack.
     pub(super) fn flush(&self) {
-        self.write_batch(&mut lock(&self.packs.batch));
+        self.write_batch(lock(&self.packs.batch));
     }
 
-    /// Writes the batch as a pack (its entries join the index); a failure turns the store
-    /// off for the rest of the run.
-    fn write_batch(&self, batch: &mut Batch) {
+    /// Writes the batch as a pack, outside its lock (its entries readable meanwhile), and
+    /// adds the pack to the index; a failure turns the store off for the rest of the run.
+    fn write_batch(&self, mut batch: MutexGuard<'_, Batch>) {
         if batch.entries.is_empty() {
             return;
         }
-        let taken = std::mem::take(batch);
+        let taken = Arc::new(std::mem::take(&mut *batch));
         if self.broken.load(Ordering::Relaxed) {
             return;
         }
+        lock(&self.packs.writing).push(taken.clone());
+        drop(batch);
         match pack::write(&self.root.join(ENTRIES), &taken.entries) {
             Ok((path, _, slots)) => {
                 self.wrote.store(true, Ordering::Relaxed);
-                // Read back from the pack from now on (were it gone already, the entries
-                // are misses).
-                if let Some(map) = lock(&self.packs.index).as_mut()
-                    && let Ok(file) = File::open(&path)
-                {
-                    self.add(map, path, file, &slots);
+                if let Some(map) = self.index().as_mut() {
+                    add(map, path, &slots);
                 }
             }
             Err(_) => self.broken.store(true, Ordering::Relaxed),
         }
+        lock(&self.packs.writing).retain(|b| !Arc::ptr_eq(b, &taken));
     }
 
     /// The number of entries in the packs on disk.
     pub(super) fn entries_on_disk(&self) -> u64 {
-        let packs = self.pack_files();
-        packs
-            .iter()
-            .filter_map(|(_, p)| p.as_ref().ok())
-            .map(|(_, slots)| slots.len() as u64)
-            .sum()
+        let packs = self.pack_paths().into_iter().map(|p| pack::open(&p));
+        packs.flatten().map(|slots| slots.len() as u64).sum()
     }
 
-    /// Merges the packs of `small` into one (what is sound in them), then removes them: a
-    /// store written by many runs, each a few entries, keeps a few files.
+    /// Merges the packs of `small` into one (what is sound in them), then removes those it
+    /// read: a store written by many runs, each a few entries, keeps a few files. Packs it
+    /// cannot read, or of another format, are left as they are.
     pub(super) fn merge(&self, small: &[PathBuf]) {
         let mut seen = std::collections::HashSet::new();
         let mut entries = Vec::new();
+        let mut read = Vec::new();
         for path in small {
-            let Ok((file, slots)) = pack::open(path) else {
+            let Ok(slots) = pack::open(path) else {
+                continue;
+            };
+            let Ok(mut file) = pack::Reader::open(path) else {
                 continue;
             };
             for s in slots {
-                let bytes = pack::read_at(&file, s.at, s.len);
-                if seen.contains(&(s.kind.byte(), s.key)) {
+                if !seen.insert((s.kind.byte(), s.key)) {
                     continue;
                 }
+                let bytes = file.read(s.at, s.len).ok();
                 if let Some(p) = bytes.and_then(|b| entry::open(b, s.kind, &s.key)) {
-                    seen.insert((s.kind.byte(), s.key));
                     entries.push((s.kind, s.key, p.to_vec()));
                 }
             }
+            read.push(path);
         }
-        if pack::write(&self.root.join(ENTRIES), &entries).is_ok() {
-            for path in small {
+        if read.len() < 2 {
+            return;
+        }
+        if let Ok((merged, _, _)) = pack::write(&self.root.join(ENTRIES), &entries) {
+            for path in read.into_iter().filter(|p| **p != merged) {
                 let _ = std::fs::remove_file(path);
             }
         }
+    }
+}
+
+fn add(map: &mut HashMap<Key, Place>, path: PathBuf, slots: &[pack::Slot]) {
+    let modified = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+    let pack = Arc::new(PackFile {
+        path,
+        modified,
+        bad: AtomicBool::new(false),
+        touched: AtomicBool::new(false),
+    });
+    for s in slots {
+        let place = Place {
+            pack: pack.clone(),
+            at: s.at,
+            len: s.len,
+        };
+        map.entry((s.kind.byte(), s.key)).or_insert(place);
     }
 }
 
@@ -258,7 +291,7 @@ fn touch(pack: &PackFile) {
         .is_some_and(|t| now.duration_since(t).is_ok_and(|d| d > TOUCH_AFTER));
     if stale
         && !pack.touched.swap(true, Ordering::Relaxed)
-        && let Ok(file) = File::options().append(true).open(&pack.path)
+        && let Ok(file) = std::fs::File::options().append(true).open(&pack.path)
     {
         let _ = file.set_modified(now);
     }

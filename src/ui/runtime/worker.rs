@@ -291,6 +291,10 @@ impl Worker {
                     if tx.send(Event::Ready(who)).is_err() {
                         return;
                     }
+                    // What the request kept for later runs (its change lists and summaries)
+                    // is written now that its result is delivered: a session that ends
+                    // abnormally loses nothing it finished.
+                    crate::schema::store::finish();
                 }
             });
         if let Err(e) = spawned {
