@@ -192,6 +192,18 @@ pub struct PackEntry {
 }
 
 impl PackEntry {
+    /// An entry holding `payload`, sealed as the store seals it.
+    pub fn sealed(kind: u8, key: [u8; 32], payload: &[u8]) -> PackEntry {
+        let mut bytes = b"protolapse-cache".to_vec();
+        bytes.extend_from_slice(&protolapse::schema::store::FORMAT.to_le_bytes());
+        bytes.push(kind);
+        bytes.extend_from_slice(&key);
+        bytes.extend_from_slice(&[0; ENTRY_HEADER - 16 - 4 - 1 - 32]);
+        let mut e = PackEntry { kind, key, bytes };
+        e.reseal(payload);
+        e
+    }
+
     pub fn payload(&self) -> &[u8] {
         &self.bytes[ENTRY_HEADER..]
     }

@@ -7,6 +7,7 @@
 mod common;
 
 mod cache;
+mod cache_packs;
 mod cache_partial;
 mod check;
 mod cli;

@@ -162,3 +162,19 @@ fn a_pipe_named_as_a_pack_does_not_block_a_run() {
     assert_eq!(got.ok(), Some((None, 0)));
     assert!(fifo.exists());
 }
+
+/// A merge whose output is one of its inputs (the others add nothing) keeps it.
+#[test]
+fn a_merge_never_removes_what_it_wrote() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path(), 1 << 30).unwrap();
+    store.put(Kind::Part, &[1; 32], b"kept".to_vec());
+    store.settle();
+    let [first] = packs(dir.path()).try_into().unwrap();
+    let copy = dir.path().join(ENTRIES).join("copy.pack");
+    std::fs::copy(&first, &copy).unwrap();
+    store.merge(&[first.clone(), copy.clone()]);
+    assert_eq!(packs(dir.path()), vec![first]);
+    let next = Store::open(dir.path(), 1 << 30).unwrap();
+    assert_eq!(next.got(Kind::Part, &[1; 32]), Some(b"kept".to_vec()));
+}
