@@ -202,30 +202,6 @@ impl Store {
         self.max_bytes
     }
 
-    /// The payload stored under `key`, checked; None when there is none or it is not sound
-    /// (then its pack is removed).
-    pub fn get(&self, kind: Kind, key: &[u8; 32]) -> Option<Payload> {
-        let c = &self.counters;
-        match self.find(kind, key) {
-            packs::Found::Entry(payload, size) => {
-                c.reads.fetch_add(1, Ordering::Relaxed);
-                c.read_bytes.fetch_add(size, Ordering::Relaxed);
-                Some(payload)
-            }
-            packs::Found::Missing => {
-                c.misses.fetch_add(1, Ordering::Relaxed);
-                None
-            }
-            packs::Found::Rejected => None,
-        }
-    }
-
-    /// Whether an entry is stored under `key` (not whether it is sound: [`Store::get`]
-    /// checks that).
-    pub fn contains(&self, kind: Kind, key: &[u8; 32]) -> bool {
-        self.has(kind, key)
-    }
-
     /// Stores `payload` under `key`: readable at once, written with the rest of the run's
     /// entries (see `packs.rs`). A failure to write turns the store off for the rest of the
     /// run.
@@ -293,7 +269,7 @@ impl Store {
     /// left by a run that was killed; entries of an older layout); merges the small packs
     /// when there are more than [`MAX_PACKS`]; then removes the least recently used files
     /// while over the cap.
-    pub fn tidy(&self) {
+    fn tidy(&self) {
         let is_pack = packs::is_pack;
         let now = SystemTime::now();
         let mut files = self.files();

@@ -40,15 +40,15 @@ pub(super) struct Slot {
 }
 
 /// Writes `entries` as one pack in `dir` (a temporary file renamed into place: no run ever
-/// sees half a pack); returns its path, its size and where each entry lies.
+/// sees half a pack); returns its path and where each entry lies.
 pub(super) fn write(
     dir: &Path,
     entries: &[(Kind, [u8; 32], Vec<u8>)],
-) -> io::Result<(PathBuf, u64, Vec<Slot>)> {
+) -> io::Result<(PathBuf, Vec<Slot>)> {
     let mut tmp = tempfile::Builder::new().prefix(".tmp").tempfile_in(dir)?;
     let mut slots = Vec::with_capacity(entries.len());
     let mut index = Vec::with_capacity(entries.len() * SLOT as usize);
-    {
+    let digest = {
         let mut out = io::BufWriter::with_capacity(1 << 16, tmp.as_file_mut());
         out.write_all(HEAD)?;
         out.write_all(&FORMAT.to_le_bytes())?;
@@ -76,10 +76,10 @@ pub(super) fn write(
         out.write_all(&digest)?;
         out.write_all(TAIL)?;
         out.flush()?;
-    }
-    let size = tmp.as_file().metadata()?.len();
+        digest
+    };
     // Named by its index: two runs that wrote the same entries write the same pack.
-    let name = format!("{}.{EXT}", entry::hex(&Sha256::digest(&index)[..16]));
+    let name = format!("{}.{EXT}", entry::hex(&digest[..16]));
     let path = dir.join(name);
     // A pack of this name holds these very entries: another run wrote it first (where it
     // cannot be replaced while open, as on Windows, that is as good).
@@ -88,7 +88,7 @@ pub(super) fn write(
     {
         return Err(e.error);
     }
-    Ok((path, size, slots))
+    Ok((path, slots))
 }
 
 /// Why a file is not read as a pack, or an entry not read from one.
@@ -138,8 +138,8 @@ impl Reader {
     }
 }
 
-/// Where the entries of the pack at `path` lie, or why they are not read.
-pub(super) fn open(path: &Path) -> Result<Vec<Slot>, NotOpened> {
+/// The pack at `path`, opened, and where its entries lie; or why it is not read.
+pub(super) fn open(path: &Path) -> Result<(Reader, Vec<Slot>), NotOpened> {
     let mut file = Reader::open(path)?;
     let len = file.0.metadata().map_err(|_| NotOpened::Unreadable)?.len();
     if len < HEAD_LEN + TRAILER {
@@ -154,7 +154,8 @@ pub(super) fn open(path: &Path) -> Result<Vec<Slot>, NotOpened> {
         return Err(NotOpened::OtherFormat);
     }
     let trailer = file.read(len - TRAILER, TRAILER)?;
-    index(&mut file, len, &trailer).ok_or(NotOpened::Unsound)
+    let slots = index(&mut file, len, &trailer).ok_or(NotOpened::Unsound)?;
+    Ok((file, slots))
 }
 
 /// The index a pack's trailer describes, checked.
@@ -206,11 +207,9 @@ mod tests {
     #[test]
     fn a_pack_reads_back_what_was_written() {
         let dir = tempfile::tempdir().unwrap();
-        let (path, size, slots) = write(dir.path(), &entries()).unwrap();
-        assert_eq!(std::fs::metadata(&path).unwrap().len(), size);
-        let read = open(&path).unwrap();
+        let (path, slots) = write(dir.path(), &entries()).unwrap();
+        let (mut file, read) = open(&path).unwrap();
         assert_eq!(read, slots);
-        let mut file = Reader::open(&path).unwrap();
         for (slot, (kind, key, payload)) in read.iter().zip(entries()) {
             let bytes = file.read(slot.at, slot.len).unwrap();
             let opened = entry::open(bytes, kind, &key).map(|p| p.to_vec());
@@ -223,7 +222,7 @@ mod tests {
     #[test]
     fn a_damaged_pack_is_not_opened() {
         let dir = tempfile::tempdir().unwrap();
-        let (path, _, slots) = write(dir.path(), &entries()).unwrap();
+        let (path, slots) = write(dir.path(), &entries()).unwrap();
         let bytes = std::fs::read(&path).unwrap();
         let spoiled = dir.path().join("spoiled.pack");
         let index_at = slots.last().map_or(0, |s| s.at + s.len) as usize;

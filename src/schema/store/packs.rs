@@ -72,14 +72,6 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// What a read found.
-pub(super) enum Found {
-    Entry(Payload, u64),
-    Missing,
-    /// Its pack was not sound: removed.
-    Rejected,
-}
-
 /// Whether `path` is a pack's file (a regular file named `*.pack`).
 pub(super) fn is_pack(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == pack::EXT)
@@ -110,7 +102,7 @@ impl Store {
             let mut map = HashMap::new();
             for path in self.pack_paths() {
                 match pack::open(&path) {
-                    Ok(slots) => add(&mut map, path, &slots),
+                    Ok((_, slots)) => add(&mut map, path, &slots),
                     Err(NotOpened::Unsound) => self.reject(&path),
                     Err(NotOpened::OtherFormat | NotOpened::Unreadable) => {}
                 }
@@ -125,50 +117,57 @@ impl Store {
         let _ = std::fs::remove_file(path);
     }
 
-    /// The payload of `k` if this run put it and it is not on disk yet.
-    fn unwritten(&self, k: &Key) -> Option<Vec<u8>> {
+    /// What `take` makes of the payload of `k`, if this run put it and it is not on disk
+    /// yet.
+    fn unwritten<T>(&self, k: &Key, take: impl Fn(&Vec<u8>) -> T) -> Option<T> {
         if let Some(p) = lock(&self.packs.batch).get(k) {
-            return Some(p.clone());
+            return Some(take(p));
         }
         let writing = lock(&self.packs.writing);
-        writing.iter().find_map(|b| b.get(k).cloned())
+        writing.iter().find_map(|b| b.get(k).map(&take))
     }
 
-    /// The entry of `kind` and `key`: put in this run, else from its pack (checked).
-    pub(super) fn find(&self, kind: Kind, key: &[u8; 32]) -> Found {
+    /// The payload stored under `key`: put in this run, else read from its pack and
+    /// checked; None when there is none, or it is not sound (then its pack is removed).
+    pub fn get(&self, kind: Kind, key: &[u8; 32]) -> Option<Payload> {
+        let c = &self.counters;
         let k = (kind.byte(), *key);
-        if let Some(payload) = self.unwritten(&k) {
-            let n = payload.len() as u64;
-            return Found::Entry(Payload::bare(payload), n);
+        if let Some(payload) = self.unwritten(&k, Vec::clone) {
+            c.reads.fetch_add(1, Ordering::Relaxed);
+            return Some(Payload::bare(payload));
         }
         let place = self.index().as_ref().and_then(|m| m.get(&k).cloned());
         let Some(place) = place.filter(|p| !p.pack.bad.load(Ordering::Relaxed)) else {
-            return Found::Missing;
+            c.misses.fetch_add(1, Ordering::Relaxed);
+            return None;
         };
         let read =
             pack::Reader::open(&place.pack.path).and_then(|mut r| r.read(place.at, place.len));
-        let unsound = match read.map(|bytes| entry::open(bytes, kind, key)) {
+        match read.map(|bytes| entry::open(bytes, kind, key)) {
             Ok(Some(payload)) => {
+                c.reads.fetch_add(1, Ordering::Relaxed);
+                c.read_bytes.fetch_add(place.len, Ordering::Relaxed);
                 touch(&place.pack);
-                return Found::Entry(payload, place.len);
+                Some(payload)
             }
-            Ok(None) | Err(NotOpened::Unsound) => true,
-            Err(NotOpened::Unreadable | NotOpened::OtherFormat) => false,
-        };
-        if unsound && !place.pack.bad.swap(true, Ordering::Relaxed) {
-            self.reject(&place.pack.path);
-        }
-        if unsound {
-            Found::Rejected
-        } else {
-            Found::Missing
+            Ok(None) | Err(NotOpened::Unsound) => {
+                if !place.pack.bad.swap(true, Ordering::Relaxed) {
+                    self.reject(&place.pack.path);
+                }
+                None
+            }
+            Err(NotOpened::Unreadable | NotOpened::OtherFormat) => {
+                c.misses.fetch_add(1, Ordering::Relaxed);
+                None
+            }
         }
     }
 
-    /// Whether an entry of `kind` and `key` is there (not whether it is sound).
-    pub(super) fn has(&self, kind: Kind, key: &[u8; 32]) -> bool {
+    /// Whether an entry is stored under `key` (not whether it is sound: [`Store::get`]
+    /// checks that).
+    pub fn contains(&self, kind: Kind, key: &[u8; 32]) -> bool {
         let k = (kind.byte(), *key);
-        if self.unwritten(&k).is_some() {
+        if self.unwritten(&k, |_| ()).is_some() {
             return true;
         }
         let index = self.index();
@@ -212,7 +211,7 @@ impl Store {
         lock(&self.packs.writing).push(taken.clone());
         drop(batch);
         match pack::write(&self.root.join(ENTRIES), &taken.entries) {
-            Ok((path, _, slots)) => {
+            Ok((path, slots)) => {
                 self.wrote.store(true, Ordering::Relaxed);
                 if let Some(map) = self.index().as_mut() {
                     add(map, path, &slots);
@@ -226,7 +225,7 @@ impl Store {
     /// The number of entries in the packs on disk.
     pub(super) fn entries_on_disk(&self) -> u64 {
         let packs = self.pack_paths().into_iter().map(|p| pack::open(&p));
-        packs.flatten().map(|slots| slots.len() as u64).sum()
+        packs.flatten().map(|(_, slots)| slots.len() as u64).sum()
     }
 
     /// Merges the packs of `small` into one (what is sound in them), then removes those it
@@ -237,10 +236,7 @@ impl Store {
         let mut entries = Vec::new();
         let mut read = Vec::new();
         for path in small {
-            let Ok(slots) = pack::open(path) else {
-                continue;
-            };
-            let Ok(mut file) = pack::Reader::open(path) else {
+            let Ok((mut file, slots)) = pack::open(path) else {
                 continue;
             };
             for s in slots {
@@ -257,7 +253,7 @@ impl Store {
         if read.len() < 2 {
             return;
         }
-        if let Ok((merged, _, _)) = pack::write(&self.root.join(ENTRIES), &entries) {
+        if let Ok((merged, _)) = pack::write(&self.root.join(ENTRIES), &entries) {
             for path in read.into_iter().filter(|p| **p != merged) {
                 let _ = std::fs::remove_file(path);
             }

@@ -15,7 +15,7 @@ fn packs(dir: &Path) -> Vec<PathBuf> {
         .unwrap()
         .flatten()
         .map(|f| f.path())
-        .filter(|p| p.extension().is_some_and(|e| e == pack::EXT))
+        .filter(|p| packs::is_pack(p))
         .collect();
     out.sort();
     out
