@@ -252,8 +252,9 @@ impl Disk {
     }
 
     /// The set from its whole-set entry; else put together from its files' parts when
-    /// every file it needs has one and nothing between them would fail; else which files
-    /// miss (none: the set cannot be planned, or its parts clash).
+    /// every file it needs has one and nothing between them would fail; else the files to
+    /// compile so that it can be (when few files miss, none of them failed in this run, and
+    /// the parts there do not clash already); else a miss.
     fn find<'a>(&self, parsed: &ParsedMap, files: &[SourceRef<'a>]) -> Lookup<'a> {
         let whole: Option<Outcome> = self
             .store
@@ -285,9 +286,12 @@ impl Disk {
             .map(|(p, _)| p.clone())
             .collect();
         if !missing.is_empty() {
+            // A part that failed in this run fails again.
             let named = lock(&self.named);
-            let again = |p: &String| plan.reached.get(p).is_some_and(|n| named.contains(&n.key));
-            if missing.iter().any(again) {
+            if missing
+                .iter()
+                .any(|p| plan.reached.get(p).is_some_and(|n| named.contains(&n.key)))
+            {
                 return Lookup::Miss;
             }
             drop(named);
@@ -404,8 +408,9 @@ impl Disk {
         }
         let mut split = split(compiled, &extra.digests);
         for (path, key) in &keys {
-            // Parts of other sets' files are usually there already.
-            if lock(&self.stored).contains(key) || self.store.get(Kind::Part, key).is_some() {
+            // Parts of other sets' files are usually there already (not read to know it:
+            // one that is not sound is found out, and replaced, by the run that reads it).
+            if self.has_part(key) {
                 lock(&self.stored).insert(*key);
                 continue;
             }
