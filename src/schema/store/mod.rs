@@ -296,7 +296,8 @@ impl Store {
         // Temporary files being written by another run are not the store's yet.
         files.retain(|(p, _, _)| is_pack(p) || !is_temporary(p));
         let mut total: u64 = files.iter().map(|(_, n, _)| n).sum();
-        files.sort_by_key(|(_, _, used)| *used);
+        let rank = self.written_rank();
+        files.sort_by_key(|(path, _, used)| (rank(path), *used));
         for (path, size, _) in files {
             if total <= self.max_bytes {
                 break;

@@ -33,6 +33,9 @@ pub(super) struct Packs {
     writing: Mutex<Vec<Arc<Batch>>>,
     /// None until first read.
     index: Mutex<Option<HashMap<Key, Place>>>,
+    /// The packs this run wrote, in order: the newest of all, whatever their files' times
+    /// say (packs written within one tick of the clock have the same).
+    written: Mutex<Vec<PathBuf>>,
 }
 
 #[derive(Debug, Default)]
@@ -213,6 +216,7 @@ impl Store {
         match pack::write(&self.root.join(ENTRIES), &taken.entries) {
             Ok((path, slots)) => {
                 self.wrote.store(true, Ordering::Relaxed);
+                lock(&self.packs.written).push(path.clone());
                 if let Some(map) = self.index().as_mut() {
                     add(map, path, &slots);
                 }
@@ -220,6 +224,13 @@ impl Store {
             Err(_) => self.broken.store(true, Ordering::Relaxed),
         }
         lock(&self.packs.writing).retain(|b| !Arc::ptr_eq(b, &taken));
+    }
+
+    /// Where `path` comes among the packs this run wrote (1 for the first), 0 for any other
+    /// file: the least recently used go first by this, then by their times.
+    pub(super) fn written_rank(&self) -> impl Fn(&Path) -> usize {
+        let written = lock(&self.packs.written).clone();
+        move |path| written.iter().position(|p| p == path).map_or(0, |i| i + 1)
     }
 
     /// The number of entries in the packs on disk.
