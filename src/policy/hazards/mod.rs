@@ -13,6 +13,7 @@
 //! message or enum (a partial compile, or before it existed), tells nothing about it.
 
 mod dependencies;
+mod named;
 mod numbers;
 mod walk;
 

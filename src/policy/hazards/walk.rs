@@ -5,6 +5,7 @@
 
 use rayon::prelude::*;
 
+use super::named::{Index, Look, has_own};
 use super::{
     Container, Hazard, NO_EXTENSIONS, dependencies, enumeration, extensions, message, own_enum,
     own_enums, own_message, own_messages,
@@ -112,27 +113,21 @@ pub fn find(versions: &[Loaded], scope: &Scope) -> Vec<Hazard> {
     let mut extended: Vec<&str> = extended.into_iter().collect();
     types.sort_unstable();
     extended.sort_unstable();
+    // Hashed by name when a whole schema is followed; with a root, a few names are asked.
+    let index = Index::new(versions, scope.root().is_none());
     let found: Vec<Vec<Placed<'_>>> = types
         .par_iter()
-        .map(|&name| type_story(versions, name, &in_scope))
+        .map(|&name| type_story(versions, &index, name, &in_scope))
         .chain(
             extended
                 .par_iter()
-                .map(|&name| extension_story(versions, name, &in_scope)),
+                .map(|&name| extension_story(versions, &index, name, &in_scope)),
         )
         .collect();
     placed.extend(found.into_iter().flatten());
     // Stable: the hazards of one step keep their order.
     placed.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
     placed.into_iter().map(|(_, _, _, h)| h).collect()
-}
-
-/// Some extension of `extendee` is declared in a file of the repository.
-fn has_own(content: &Content, extendee: &str) -> bool {
-    content.extensions.get(extendee).is_some_and(|exts| {
-        exts.values()
-            .any(|x| content.files.get(&x.file).is_some_and(|f| !f.external))
-    })
 }
 
 /// The content of version `v` when it is new (not the same as the version before); the
@@ -147,8 +142,9 @@ fn content_of(v: &Loaded) -> Option<(&Content, bool)> {
 /// where `holds` its content (asked once per run: nothing else can show there).
 fn walk<'a>(
     versions: &'a [Loaded],
-    holds: impl Fn(&Content) -> bool,
-    mut new: impl FnMut(usize, &'a Content, &mut Container<'a>, &mut Vec<Placed<'a>>),
+    index: &Index<'a>,
+    holds: impl Fn(&Look<'_, 'a>) -> bool,
+    mut new: impl FnMut(usize, &Look<'_, 'a>, &mut Container<'a>, &mut Vec<Placed<'a>>),
 ) -> Vec<Placed<'a>> {
     let mut c = Container::default();
     let mut placed = Vec::new();
@@ -158,14 +154,15 @@ fn walk<'a>(
             held = None;
             continue;
         };
+        let look = index.look(i, content);
         if unchanged {
-            if *held.get_or_insert_with(|| holds(content)) {
+            if *held.get_or_insert_with(|| holds(&look)) {
                 c.seen_again(i);
             }
             continue;
         }
         held = None;
-        new(i, content, &mut c, &mut placed);
+        new(i, &look, &mut c, &mut placed);
     }
     placed
 }
@@ -173,21 +170,18 @@ fn walk<'a>(
 /// The story of the message or enum `name` across the history.
 fn type_story<'a>(
     versions: &'a [Loaded],
+    index: &Index<'a>,
     name: &'a str,
     in_scope: &(dyn Fn(usize, &str) -> bool + Sync),
 ) -> Vec<Placed<'a>> {
     let holds =
-        |content: &Content| content.messages.contains_key(name) || content.enums.contains_key(name);
-    walk(versions, holds, |i, content, c, placed| {
+        |look: &Look<'_, 'a>| look.message(name).is_some() || look.enumeration(name).is_some();
+    walk(versions, index, holds, |i, look, c, placed| {
         if !in_scope(i, name) {
             return;
         }
         let mut out = Vec::new();
-        if let Some(m) = content
-            .messages
-            .get(name)
-            .filter(|m| own_message(content, m))
-        {
+        if let Some((m, true)) = look.message(name) {
             if c.last_message == Some(m) {
                 c.seen_again(i);
             } else {
@@ -196,7 +190,7 @@ fn type_story<'a>(
             }
             placed.extend(out.drain(..).map(|h| (i, Phase::Message, name, h)));
         }
-        if let Some(e) = content.enums.get(name).filter(|e| own_enum(content, e)) {
+        if let Some((e, true)) = look.enumeration(name) {
             if c.last_enum == Some(e) {
                 c.seen_again(i);
             } else {
@@ -211,17 +205,18 @@ fn type_story<'a>(
 /// The story of the extensions of message `extendee` across the history.
 fn extension_story<'a>(
     versions: &'a [Loaded],
+    index: &Index<'a>,
     extendee: &'a str,
     in_scope: &(dyn Fn(usize, &str) -> bool + Sync),
 ) -> Vec<Placed<'a>> {
-    let holds = |content: &Content| content.extensions.contains_key(extendee);
-    walk(versions, holds, |i, content, c, placed| {
+    let holds = |look: &Look<'_, 'a>| look.extensions(extendee).is_some();
+    walk(versions, index, holds, |i, look, c, placed| {
         let mut out = Vec::new();
+        let found = look.extensions(extendee);
         // The extensions of each message, own or not (custom options extend
         // descriptor.proto's messages): their numbers can be reused too.
-        if let Some(exts) = content.extensions.get(extendee)
+        if let Some((exts, true)) = found
             && in_scope(i, extendee)
-            && has_own(content, extendee)
         {
             if c.last_extensions == Some(exts) {
                 c.seen_again(i);
@@ -232,8 +227,8 @@ fn extension_story<'a>(
             placed.extend(out.drain(..).map(|h| (i, Phase::Extensions, extendee, h)));
         }
         // A message still there whose extensions are all gone.
-        if content.messages.contains_key(extendee)
-            && !content.extensions.contains_key(extendee)
+        if look.message(extendee).is_some()
+            && found.is_none()
             && c.last_extensions.as_ref().is_some_and(|x| !x.is_empty())
         {
             c.last_extensions = Some(&NO_EXTENSIONS);
