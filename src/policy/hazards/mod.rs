@@ -31,6 +31,9 @@ use crate::load::{Loaded, VersionId};
 use crate::schema::graph::type_text;
 use crate::schema::model::{Cardinality, Content, Enum, Extension, Field, Message};
 
+/// The extensions of one extended message, by number.
+type Extensions = BTreeMap<u32, Arc<Extension>>;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HazardKind {
@@ -175,11 +178,11 @@ struct Container<'a> {
     /// (the same shared declaration compares by pointer).
     last_message: Option<&'a Arc<Message>>,
     last_enum: Option<&'a Arc<Enum>>,
-    last_extensions: Option<&'a BTreeMap<u32, std::sync::Arc<Extension>>>,
+    last_extensions: Option<&'a Extensions>,
 }
 
 /// The extensions of a message that has none left.
-static NO_EXTENSIONS: BTreeMap<u32, std::sync::Arc<Extension>> = BTreeMap::new();
+static NO_EXTENSIONS: Extensions = BTreeMap::new();
 
 impl Container<'_> {
     /// The container is as it was: note that its numbers, names and reservations still
@@ -267,7 +270,7 @@ fn message<'a>(
 fn extensions<'a>(
     c: &mut Container<'a>,
     extendee: &str,
-    exts: &'a BTreeMap<u32, std::sync::Arc<Extension>>,
+    exts: &'a Extensions,
     i: usize,
     versions: &[Loaded],
     out: &mut Vec<Hazard>,

@@ -4,17 +4,14 @@
 //! of the walk. So each distinct content is hashed by name once, side by side ([`Index`]);
 //! with a root (a few names) the contents are asked directly.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::{own_enum, own_message};
+use super::{Extensions, own_enum, own_message};
 use crate::load::Loaded;
-use crate::schema::model::{Content, Enum, Extension, Message};
-
-/// The extensions of one extended message, by number.
-pub(super) type Extensions = BTreeMap<u32, Arc<Extension>>;
+use crate::schema::model::{Content, Enum, Message};
 
 /// A content's messages, enums and extended messages by name, each with whether it is the
 /// repository's own (for an extended message: whether one of its extensions is).
