@@ -11,7 +11,8 @@
 //! file renamed into place, so concurrent runs never see half a pack. The size is bounded:
 //! when a run wrote, the store is brought under its cap (512 MiB,
 //! `PROTOLAPSE_CACHE_MAX_BYTES`) by removing the least recently used packs (by modification
-//! time, refreshed on use), and many small packs are merged into one.
+//! time, refreshed on use; the packs the run wrote last of all), and many small packs are
+//! merged into one.
 //!
 //! The command line turns it on once per process ([`configure`]); a `Cache` made without
 //! it (tests, the library) never touches the disk. A folder that cannot be created or
@@ -297,7 +298,7 @@ impl Store {
         files.retain(|(p, _, _)| is_pack(p) || !is_temporary(p));
         let mut total: u64 = files.iter().map(|(_, n, _)| n).sum();
         let rank = self.written_rank();
-        files.sort_by_key(|(path, _, used)| (rank(path), *used));
+        files.sort_by_cached_key(|(path, _, used)| (rank(path), *used));
         for (path, size, _) in files {
             if total <= self.max_bytes {
                 break;
