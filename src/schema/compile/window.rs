@@ -34,9 +34,9 @@ use super::{Cache, CompileStats, Compiled, SetKey, SourceRef, persist, set_key};
 const SETS_PER_THREAD: usize = 4;
 
 /// Text in a window beyond its first set, at most (bytes): protobuf's tags (0.75 MB each)
-/// go eight to a window on two cores. Each window ends on its slowest set and protoc call
-/// (a core idles meanwhile): with 4 MiB (five tags, 14 windows) a cold protobuf `log` took
-/// 1.92 s, with 6 MiB 1.87 s, at the same peak.
+/// go eight to a window on two cores (10 windows). Each window ends on its slowest set and
+/// protoc call (a core idles meanwhile): with 4 MiB (five or six tags, 14 windows) a cold
+/// protobuf `log` took 1.92 s, with 6 MiB 1.87 s, at the same peak.
 const WINDOW_TEXT: usize = 6 << 20;
 
 /// Runs `f`; a panic in it (a bug in the compilers or in our normalization, on input nothing
