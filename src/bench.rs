@@ -91,8 +91,10 @@ pub fn run(
         protolapse::schema::protoc_source()
     );
     println!(
-        "normalize           {:>8.1} ms  (all threads; {} declarations shared with an earlier set)",
+        "normalize           {:>8.1} ms  (all threads; {} of {} files as in an earlier set; {} declarations shared with an earlier set)",
         ms(s.compile.normalize),
+        s.compile.files_memo.0,
+        s.compile.files_memo.1,
         s.compile.decls_shared
     );
     let d = &s.compile.disk;

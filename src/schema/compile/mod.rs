@@ -41,8 +41,8 @@ use std::time::Duration;
 use protox::file::File;
 
 use super::diagnostic::Diagnostic;
-use super::fingerprint::Memo;
 use super::model::{FileDocs, Origin};
+use super::normalize::Memo;
 use parse::{ParseKey, ParsedMap};
 use units::{Unit, UnitKey};
 
@@ -73,6 +73,9 @@ pub struct CompileStats {
     /// Declarations of a set compiled apart that were found equal to one held before and
     /// shared with it.
     pub decls_shared: usize,
+    /// Files whose declarations were taken from an earlier set with the same closure, and
+    /// files normalized in all (see `normalize::Memo`).
+    pub files_memo: (usize, usize),
     /// The on-disk cache (all zero without it).
     pub disk: DiskStats,
 }
@@ -136,7 +139,8 @@ pub struct Cache {
     known: units::Known,
     /// The texts protoc reads, written once for the whole history.
     texts: super::protoc::Texts,
-    fingerprints: Memo,
+    /// Each file's declarations and fingerprint digest, by its closure (see `normalize::Memo`).
+    normalized: Memo,
     /// The declarations of the sets compiled (or read from the on-disk cache) so far,
     /// shared with the sets to come.
     shared: Arc<Mutex<shared::Shared>>,

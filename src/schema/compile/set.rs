@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::super::diagnostic::Diagnostic;
-use super::super::fingerprint::Memo;
 use super::super::model::FileDocs;
+use super::super::normalize::Memo;
 use super::super::normalize::normalize;
 use super::parse::Gathered;
 use super::protox_link::link_protox;

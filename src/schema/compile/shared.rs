@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use rayon::prelude::*;
 
 use super::super::model::{Content, Enum, Extension, Message, Service};
+use super::super::normalize::FileDecls;
 use super::Compiled;
 
 /// The variants of one name compared with a new declaration, newest first, at most: a name
@@ -41,6 +42,8 @@ impl super::Cache {
         }
         let mut held = std::mem::take(&mut *lock(&self.shared));
         self.stats.decls_shared += held.share(&mut contents);
+        // The normalizing memo's new entries hold what these sets held before sharing.
+        self.normalized.settle(|decls| held.settle(decls));
         *lock(&self.shared) = held;
     }
 }
@@ -106,6 +109,22 @@ impl Shared {
             + count(enums.iter_mut().map(|d| one(e, d)))
             + count(services.iter_mut().map(|d| one(s, d)))
             + count(extensions.iter_mut().map(|d| one(x, d)))
+    }
+}
+
+impl Shared {
+    /// Replaces each declaration of a file's memo entry (see `normalize::Memo`) by the equal
+    /// one held, if any: the set that made the entry has just been shared.
+    fn settle(&self, decls: &mut FileDecls) {
+        for d in &mut decls.messages {
+            find(&self.messages, d);
+        }
+        for d in &mut decls.enums {
+            find(&self.enums, d);
+        }
+        for d in &mut decls.services {
+            find(&self.services, d);
+        }
     }
 }
 

@@ -103,6 +103,7 @@ impl Cache {
         if let Some(disk) = &self.disk {
             self.stats.disk = disk.stats();
         }
+        self.stats.files_memo = self.normalized.counts();
         let mut first = vec![true; results.len()];
         let mut out = Vec::with_capacity(keys.len());
         for key in keys {
@@ -203,7 +204,7 @@ impl Cache {
 
         self.run_protoc(&mut prepared);
 
-        let (units, memo) = (&self.units, &self.fingerprints);
+        let (units, memo) = (&self.units, &self.normalized);
         let finished: Vec<_> = prepared
             .into_par_iter()
             .map(|p| {

@@ -5,12 +5,15 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 mod field;
+mod memo;
 
 use super::diagnostic::Diagnostic;
 use super::features::{self, Features};
-use super::fingerprint::{self, Memo};
+use super::fingerprint;
 use super::model::*;
 use field::{extension, field};
+pub(super) use memo::FileDecls;
+pub use memo::Memo;
 use prost_reflect::{
     DescriptorPool, DynamicMessage, EnumDescriptor, FileDescriptor, Kind, MessageDescriptor,
     ServiceDescriptor,
@@ -39,38 +42,67 @@ pub fn normalize(
         .iter()
         .map(|(name, (blob, _, _))| (name.as_str(), blob.as_str()))
         .collect();
-    let (fingerprint, digests) = fingerprint::of_pool(&pool, &blobs, by_protox, memo);
+    let (fingerprint, digests) = fingerprint::of_pool(&pool, &blobs, by_protox, &memo.digests);
     schema.fingerprint = fingerprint;
+    let origin_of = |name: &str| own.get(name).map_or(Origin::WellKnown, |(_, _, o)| *o);
+    let keys = memo::keys(&pool, &blobs, by_protox, origin_of, editions);
     // Messages are gathered here and their map built once the pool is gone (below).
     let mut messages = Vec::with_capacity(pool.all_messages().len());
     for file in pool.files() {
-        let origin = own
-            .get(file.name())
-            .map_or(Origin::WellKnown, |(_, _, o)| *o);
+        let origin = origin_of(file.name());
         if let Some((_, docs, _)) = own.get(file.name())
             && !docs.is_empty()
         {
             schema.docs.insert(file.name().to_string(), docs.clone());
         }
-        let edition = editions.get(file.name()).copied();
-        let features = file_features(&file, edition);
-        let mut ctx = Ctx {
-            file: file.name().to_string(),
-            edition,
-            features,
-            local,
-            schema: &mut schema,
-            messages: &mut messages,
+        let key = keys.get(file.name());
+        let decls = match key.and_then(|k| memo.get(k)) {
+            Some(held) => held,
+            None => {
+                let edition = editions.get(file.name()).copied();
+                let mut ctx = Ctx {
+                    file: file.name().to_string(),
+                    edition,
+                    features: file_features(&file, edition),
+                    local,
+                    out: FileDecls::default(),
+                };
+                let ((), extended) = memo::watching(|| {
+                    ctx.file(&file, origin);
+                    for m in file.messages() {
+                        ctx.message(&m);
+                    }
+                    for e in file.enums() {
+                        ctx.enumeration(&e);
+                    }
+                    for s in file.services() {
+                        ctx.service(&s);
+                    }
+                });
+                let decls = Arc::new(ctx.out);
+                if let Some(k) = key
+                    && !extended
+                {
+                    memo.put(*k, decls.clone());
+                }
+                decls
+            }
         };
-        ctx.file(&file, origin);
-        for m in file.messages() {
-            ctx.message(&m);
+        let content = &mut schema.content;
+        if let Some(f) = &decls.file {
+            content.files.insert(f.name.clone(), f.clone());
         }
-        for e in file.enums() {
-            ctx.enumeration(&e);
+        messages.extend(
+            decls
+                .messages
+                .iter()
+                .map(|m| (m.full_name.clone(), m.clone())),
+        );
+        for e in &decls.enums {
+            content.enums.insert(e.full_name.clone(), e.clone());
         }
-        for s in file.services() {
-            ctx.service(&s);
+        for s in &decls.services {
+            content.services.insert(s.full_name.clone(), s.clone());
         }
     }
     // Of two extensions with one number, the first by full name is kept, whatever the order.
@@ -107,10 +139,7 @@ pub fn normalize(
     // then full, where inserting one message at a time left them a third empty (with the
     // pool still there, that was a tenth of a 10 MB file's peak).
     drop(pool);
-    schema.content.messages = messages
-        .into_iter()
-        .map(|(k, m)| (k, Arc::new(m)))
-        .collect();
+    schema.content.messages = messages.into_iter().collect();
     (schema, digests)
 }
 
@@ -137,9 +166,8 @@ struct Ctx<'a> {
     features: Features,
     /// Messages and enums made local by edition 2024's visibility.
     local: &'a HashSet<String>,
-    schema: &'a mut Schema,
-    /// The messages so far, by full name (a name is declared once in a pool).
-    messages: &'a mut Vec<(String, Message)>,
+    /// The file's declarations so far.
+    out: FileDecls,
 }
 
 /// The features of an element: its scope's, with its own `features` option on top.
@@ -160,26 +188,23 @@ impl Ctx<'_> {
             Some(e) => format!("edition {}", features::edition_name(e)),
             None => syntax_of(file).to_string(),
         };
-        self.schema.content.files.insert(
-            file.name().to_string(),
-            File {
-                name: file.name().to_string(),
-                package: file.package_name().to_string(),
-                syntax,
-                edition: self.edition.and_then(features::edition_year),
-                imports: proto.dependency.clone(),
-                public_imports: proto
-                    .dependency
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| i32::try_from(*i).is_ok_and(|i| public.contains(&i)))
-                    .map(|(_, d)| d.clone())
-                    .collect(),
-                options,
-                external: origin != Origin::Root,
-                origin,
-            },
-        );
+        self.out.file = Some(File {
+            name: file.name().to_string(),
+            package: file.package_name().to_string(),
+            syntax,
+            edition: self.edition.and_then(features::edition_year),
+            imports: proto.dependency.clone(),
+            public_imports: proto
+                .dependency
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i32::try_from(*i).is_ok_and(|i| public.contains(&i)))
+                .map(|(_, d)| d.clone())
+                .collect(),
+            options,
+            external: origin != Origin::Root,
+            origin,
+        });
     }
 
     fn message(&mut self, m: &MessageDescriptor) {
@@ -214,30 +239,27 @@ impl Ctx<'_> {
         } else {
             Options::new()
         };
-        self.messages.push((
-            m.full_name().to_string(),
-            Message {
-                full_name: m.full_name().to_string(),
-                name: m.name().to_string(),
-                file: self.file.clone(),
-                parent: m.parent_message().map(|p| p.full_name().to_string()),
-                fields: fields.into_iter().collect(),
-                oneofs,
-                reserved_ranges: m
-                    .reserved_ranges()
-                    .map(|r| (r.start, r.end.saturating_sub(1)))
-                    .collect(),
-                reserved_names: m.reserved_names().map(str::to_string).collect(),
-                extension_ranges: m
-                    .extension_ranges()
-                    .map(|r| (r.start, r.end.saturating_sub(1)))
-                    .collect(),
-                map_entry: m.is_map_entry(),
-                json_legacy: features.json_format == features::LEGACY_BEST_EFFORT,
-                exported: !self.local.contains(m.full_name()),
-                options,
-            },
-        ));
+        self.out.messages.push(Arc::new(Message {
+            full_name: m.full_name().to_string(),
+            name: m.name().to_string(),
+            file: self.file.clone(),
+            parent: m.parent_message().map(|p| p.full_name().to_string()),
+            fields: fields.into_iter().collect(),
+            oneofs,
+            reserved_ranges: m
+                .reserved_ranges()
+                .map(|r| (r.start, r.end.saturating_sub(1)))
+                .collect(),
+            reserved_names: m.reserved_names().map(str::to_string).collect(),
+            extension_ranges: m
+                .extension_ranges()
+                .map(|r| (r.start, r.end.saturating_sub(1)))
+                .collect(),
+            map_entry: m.is_map_entry(),
+            json_legacy: features.json_format == features::LEGACY_BEST_EFFORT,
+            exported: !self.local.contains(m.full_name()),
+            options,
+        }));
         self.features = features;
         // Recursion per nested message: at most `compile::bounds::MAX_DEPTH` levels, the
         // nesting any compiled text may have (protox stops at 31).
@@ -277,29 +299,26 @@ impl Ctx<'_> {
             self.features,
             (self.edition.is_some() && proto.options.is_some()).then(|| e.options()),
         );
-        self.schema.content.enums.insert(
-            e.full_name().to_string(),
-            Arc::new(Enum {
-                full_name: e.full_name().to_string(),
-                name: e.name().to_string(),
-                file: self.file.clone(),
-                parent: e.parent_message().map(|p| p.full_name().to_string()),
-                values,
-                closed: features.enum_type == features::CLOSED,
-                json_legacy: features.json_format == features::LEGACY_BEST_EFFORT,
-                exported: !self.local.contains(e.full_name()),
-                reserved_ranges: e
-                    .reserved_ranges()
-                    .map(|r| (*r.start(), *r.end()))
-                    .collect(),
-                reserved_names: e.reserved_names().map(str::to_string).collect(),
-                options: if proto.options.is_some() {
-                    options_text(&e.options(), MODELLED)
-                } else {
-                    Options::new()
-                },
-            }),
-        );
+        self.out.enums.push(Arc::new(Enum {
+            full_name: e.full_name().to_string(),
+            name: e.name().to_string(),
+            file: self.file.clone(),
+            parent: e.parent_message().map(|p| p.full_name().to_string()),
+            values,
+            closed: features.enum_type == features::CLOSED,
+            json_legacy: features.json_format == features::LEGACY_BEST_EFFORT,
+            exported: !self.local.contains(e.full_name()),
+            reserved_ranges: e
+                .reserved_ranges()
+                .map(|r| (*r.start(), *r.end()))
+                .collect(),
+            reserved_names: e.reserved_names().map(str::to_string).collect(),
+            options: if proto.options.is_some() {
+                options_text(&e.options(), MODELLED)
+            } else {
+                Options::new()
+            },
+        }));
     }
 
     fn service(&mut self, s: &ServiceDescriptor) {
@@ -324,20 +343,17 @@ impl Ctx<'_> {
             );
         }
         let proto = s.service_descriptor_proto();
-        self.schema.content.services.insert(
-            s.full_name().to_string(),
-            Arc::new(Service {
-                full_name: s.full_name().to_string(),
-                name: s.name().to_string(),
-                file: self.file.clone(),
-                methods,
-                options: if proto.options.is_some() {
-                    options_text(&s.options(), MODELLED)
-                } else {
-                    Options::new()
-                },
-            }),
-        );
+        self.out.services.push(Arc::new(Service {
+            full_name: s.full_name().to_string(),
+            name: s.name().to_string(),
+            file: self.file.clone(),
+            methods,
+            options: if proto.options.is_some() {
+                options_text(&s.options(), MODELLED)
+            } else {
+                Options::new()
+            },
+        }));
     }
 }
 
@@ -358,6 +374,7 @@ fn file_features(file: &FileDescriptor, edition: Option<i32>) -> Features {
 
 /// Set options (standard and extensions) as `name -> value text`, minus those we model.
 fn options_text(options: &DynamicMessage, skip: &[&str]) -> Options {
+    memo::note(options);
     let mut out = Options::new();
     for (field, value) in options.fields() {
         if skip.contains(&field.name()) || field.name() == "uninterpreted_option" {
@@ -433,6 +450,7 @@ fn write_value(out: &mut String, kind: Option<&Kind>, value: &prost_reflect::Val
             if prost_reflect::ReflectMessage::descriptor(m).full_name()
                 != "google.protobuf.Any" =>
         {
+            memo::note(m);
             let mut fields: Vec<(u32, String, Kind, &Value)> = m
                 .fields()
                 .map(|(f, v)| {

@@ -4,6 +4,7 @@ use super::*;
 
 mod edges;
 mod editions;
+mod memo;
 mod protox_sets;
 mod windows;
 

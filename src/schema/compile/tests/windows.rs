@@ -5,7 +5,7 @@
 use super::*;
 
 /// Runs `f` in a pool of `threads` threads.
-fn on<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+pub(super) fn on<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -14,7 +14,7 @@ fn on<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
 }
 
 /// Every version's result through windows, in order.
-fn in_windows(cache: &mut Cache, versions: &[Vec<SourceRef<'_>>]) -> Vec<Arc<Compiled>> {
+pub(super) fn in_windows(cache: &mut Cache, versions: &[Vec<SourceRef<'_>>]) -> Vec<Arc<Compiled>> {
     let all: Vec<&[SourceRef<'_>]> = versions.iter().map(Vec::as_slice).collect();
     cache.plan(all.iter().copied());
     let mut out = Vec::new();
@@ -27,7 +27,7 @@ fn in_windows(cache: &mut Cache, versions: &[Vec<SourceRef<'_>>]) -> Vec<Arc<Com
 }
 
 /// What a version shows of its compile.
-fn shown(c: &Compiled) -> String {
+pub(super) fn shown(c: &Compiled) -> String {
     format!("{c:?}")
 }
 
