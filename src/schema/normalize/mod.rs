@@ -46,6 +46,7 @@ pub fn normalize(
     schema.fingerprint = fingerprint;
     let origin_of = |name: &str| own.get(name).map_or(Origin::WellKnown, |(_, _, o)| *o);
     let keys = memo::keys(&pool, &blobs, by_protox, origin_of, editions);
+    let types = memo::OptionFields::new(&pool);
     // Messages are gathered here and their map built once the pool is gone (below).
     let mut messages = Vec::with_capacity(pool.all_messages().len());
     for file in pool.files() {
@@ -56,18 +57,18 @@ pub fn normalize(
             schema.docs.insert(file.name().to_string(), docs.clone());
         }
         let key = keys.get(file.name());
-        let decls = match key.and_then(|k| memo.get(k)) {
+        let decls = match key.and_then(|k| memo.get(k, &types)) {
             Some(held) => held,
             None => {
                 let edition = editions.get(file.name()).copied();
-                let mut ctx = Ctx {
-                    file: file.name().to_string(),
-                    edition,
-                    features: file_features(&file, edition),
-                    local,
-                    out: FileDecls::default(),
-                };
-                let ((), extended) = memo::watching(|| {
+                let (decls, reads) = memo::watching(|| {
+                    let mut ctx = Ctx {
+                        file: file.name().to_string(),
+                        edition,
+                        features: file_features(&file, edition),
+                        local,
+                        out: FileDecls::default(),
+                    };
                     ctx.file(&file, origin);
                     for m in file.messages() {
                         ctx.message(&m);
@@ -78,14 +79,9 @@ pub fn normalize(
                     for s in file.services() {
                         ctx.service(&s);
                     }
+                    ctx.out
                 });
-                let decls = Arc::new(ctx.out);
-                if let Some(k) = key
-                    && !extended
-                {
-                    memo.put(*k, decls.clone());
-                }
-                decls
+                memo.put(key, decls, reads, &types)
             }
         };
         let content = &mut schema.content;
@@ -172,6 +168,9 @@ struct Ctx<'a> {
 
 /// The features of an element: its scope's, with its own `features` option on top.
 fn own_features(scope: Features, options: Option<DynamicMessage>) -> Features {
+    if let Some(o) = &options {
+        memo::note(o);
+    }
     scope.with_options(options.as_ref())
 }
 
@@ -365,10 +364,10 @@ fn file_features(file: &FileDescriptor, edition: Option<i32>) -> Features {
     } else {
         features::EDITION_PROTO2
     });
-    features::defaults(base).unwrap_or_default().with_options(
+    own_features(
+        features::defaults(base).unwrap_or_default(),
         (edition.is_some() && file.file_descriptor_proto().options.is_some())
-            .then(|| file.options())
-            .as_ref(),
+            .then(|| file.options()),
     )
 }
 

@@ -18,6 +18,18 @@ const CLASH: &str = "syntax = \"proto3\";\npackage q;\nimport \"google/protobuf/
 const C: &str = "syntax = \"proto3\";\npackage c;\nimport \"opts.proto\";\n\
                  message C { option (o.tag) = \"x\"; int32 n = 1; }\n";
 
+/// Sets `optimize_for` without importing `descriptor.proto`: it is read through the set's.
+const F: &str = "syntax = \"proto3\";\npackage f;\noption optimize_for = SPEED;\nmessage F {}\n";
+/// A repository's own `descriptor.proto`, as small as `F` needs, naming value 1 `SPEED`.
+const DESCRIPTOR_SPEED: &str = "syntax = \"proto2\";\npackage google.protobuf;\n\
+    message FileOptions {\n  enum OptimizeMode { SPEED = 1; }\n  \
+    optional OptimizeMode optimize_for = 9;\n  extensions 1000 to max;\n}\n";
+/// The same, naming value 1 `FAST`.
+const DESCRIPTOR_FAST: &str = "syntax = \"proto2\";\npackage google.protobuf;\n\
+    message FileOptions {\n  enum OptimizeMode { FAST = 1; }\n  \
+    optional OptimizeMode optimize_for = 9;\n  extensions 1000 to max;\n}\n";
+const DESCRIPTOR: &str = "google/protobuf/descriptor.proto";
+
 fn versions() -> Vec<Vec<SourceRef<'static>>> {
     vec![
         vec![src("a.proto", "a1", A), src("t.proto", "t1", T_MESSAGE)],
@@ -39,6 +51,20 @@ fn versions() -> Vec<Vec<SourceRef<'static>>> {
         vec![
             src("c.proto", "c1", C),
             src("opts.proto", "o1", OPTS),
+            src("u.proto", "u1", U),
+        ],
+        vec![
+            src("f.proto", "f1", F),
+            src(DESCRIPTOR, "d1", DESCRIPTOR_SPEED),
+        ],
+        // `f.proto`'s closure as before (itself), but its option's value reads `FAST` now.
+        vec![
+            src("f.proto", "f1", F),
+            src(DESCRIPTOR, "d2", DESCRIPTOR_FAST),
+        ],
+        vec![
+            src("f.proto", "f1", F),
+            src(DESCRIPTOR, "d2", DESCRIPTOR_FAST),
             src("u.proto", "u1", U),
         ],
     ]
