@@ -5,9 +5,10 @@
 //! (field 9) removed, so comments and layout do not count, and its custom options hashed
 //! apart in an order-independent way (a map's entries in any order hash the same);
 //! the set's digest is SHA-256 over the files' names and digests in that order. A file's
-//! digest is memoized by its blob and the blobs of its import closure (what linking it
-//! depends on), which compiler put each of those files into the pool, and whether the pool
-//! has custom options: all its digest depends on, so a file shared by many versions is
+//! digest is memoized by its closure key ([`closure_keys`]: its blob and those of its import
+//! closure, what linking it depends on, and which compiler put each of those files into the
+//! pool) and whether the pool has custom options: all its digest depends on, so a file
+//! shared by many versions is
 //! encoded once, and a version's fingerprint does not depend on which versions were
 //! compiled before it or beside it.
 //! A root closure: the model of each reached message, enum and service, in name order, each
@@ -46,13 +47,12 @@ impl Memo {
     }
 }
 
-/// The fingerprint of a pool, with the digest of each of its files; `blobs` maps the
-/// repository's file names to blob ids (other files are protox's own, fixed for a build);
-/// `by_protox` names the files protox put into the pool (protoc put the others).
+/// The fingerprint of a pool, with the digest of each of its files; `closure` holds each
+/// file's closure key ([`closure_keys`]), which with whether the pool has custom options
+/// keys the memo of digests.
 pub fn of_pool(
     pool: &DescriptorPool,
-    blobs: &HashMap<&str, &str>,
-    by_protox: &HashSet<String>,
+    closure: &HashMap<String, [u8; 32]>,
     memo: &Memo,
 ) -> (String, HashMap<String, [u8; 32]>) {
     // Custom options exist only where something extends an options message.
@@ -64,11 +64,13 @@ pub fn of_pool(
     let mut deps = BTreeMap::new();
     for file in pool.files() {
         let digest_of = || file_digest(&file, custom_options);
-        // A closure with a file of no blob (the compiler's own, which protox and protoc
-        // supply in different versions) is hashed anew: a memo keyed on it could hand one
-        // version the other compiler's digest.
-        let digest = match closure_key(&file, blobs, by_protox, custom_options) {
-            Some(key) => memo.get_or(key, digest_of),
+        let digest = match closure.get(file.name()) {
+            Some(key) => {
+                let mut h = Sha256::new();
+                h.update(key);
+                h.update([u8::from(custom_options)]);
+                memo.get_or(h.finalize().into(), digest_of)
+            }
             None => digest_of(),
         };
         digests.insert(file.name().to_string(), digest);
@@ -247,38 +249,36 @@ fn value_digest(value: &prost_reflect::Value, depth: usize) -> [u8; 32] {
     h.finalize().into()
 }
 
-/// SHA-256 over the sorted (name, blob, compiler) of a file and everything it imports,
-/// transitively, and whether the pool has custom options; None when one of them has no
-/// blob. protox and protoc describe one file differently (protoc fills in more), so a file
-/// reached through protox in one set and through protoc in another has two digests.
-fn closure_key(
-    file: &prost_reflect::FileDescriptor,
+/// Each file's closure key: SHA-256 over its name, its blob (none for the compiler's own
+/// files, fixed for a process), which compiler put it into the pool (protox and protoc
+/// describe one file differently: protoc fills in more), and the closure keys of its
+/// imports in order — everything linking it depends on. A pool holds a file's imports before
+/// it, so one pass in pool order computes them all; a file whose import has no key (none
+/// should) gets none.
+pub fn closure_keys(
+    pool: &DescriptorPool,
     blobs: &HashMap<&str, &str>,
     by_protox: &HashSet<String>,
-    custom_options: bool,
-) -> Option<[u8; 32]> {
-    let mut seen = BTreeSet::new();
-    let mut stack = vec![file.clone()];
-    while let Some(f) = stack.pop() {
-        if seen.insert(f.name().to_string()) {
-            stack.extend(f.dependencies());
-        }
-    }
-    let mut h = Sha256::new();
-    h.update([u8::from(custom_options)]);
-    for name in &seen {
+) -> HashMap<String, [u8; 32]> {
+    let mut keys: HashMap<String, [u8; 32]> = HashMap::new();
+    'files: for file in pool.files() {
+        let name = file.name();
+        let mut h = Sha256::new();
+        h.update((name.len() as u64).to_le_bytes());
         h.update(name.as_bytes());
-        h.update([0]);
-        h.update(
-            blobs
-                .get(name.as_str())
-                .copied()
-                .filter(|b| !b.is_empty())?
-                .as_bytes(),
-        );
-        h.update([0, u8::from(by_protox.contains(name))]);
+        let blob = blobs.get(name).copied().unwrap_or_default();
+        h.update((blob.len() as u64).to_le_bytes());
+        h.update(blob.as_bytes());
+        h.update([u8::from(by_protox.contains(name))]);
+        for dep in file.dependencies() {
+            let Some(k) = keys.get(dep.name()) else {
+                continue 'files;
+            };
+            h.update(k);
+        }
+        keys.insert(name.to_string(), h.finalize().into());
     }
-    Some(h.finalize().into())
+    keys
 }
 
 /// Kahn's algorithm over files and their imports, ready files taken in name order.

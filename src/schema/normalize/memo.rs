@@ -230,47 +230,23 @@ fn type_digest(message: &MessageDescriptor) -> [u8; 32] {
     h.finalize().into()
 }
 
-/// Each file's key: SHA-256 over its closure key, its origin and its edition. The closure
-/// key covers its name, blob (none for the compiler's own files, fixed for a process), the
-/// compiler that put it in the pool, and the closure keys of its imports in order. A pool
-/// holds a file's imports before it, so one pass in pool order computes them all.
+/// Each file's key: SHA-256 over its closure key (`fingerprint::closure_keys`), its origin
+/// and its edition.
 pub(super) fn keys(
-    pool: &DescriptorPool,
-    blobs: &HashMap<&str, &str>,
-    by_protox: &HashSet<String>,
+    closure: &HashMap<String, [u8; 32]>,
     origin: impl Fn(&str) -> Origin,
     editions: &HashMap<String, i32>,
 ) -> HashMap<String, [u8; 32]> {
-    let mut closure: HashMap<String, [u8; 32]> = HashMap::new();
-    let mut out = HashMap::new();
-    for file in pool.files() {
-        let name = file.name();
-        let mut h = Sha256::new();
-        h.update((name.len() as u64).to_le_bytes());
-        h.update(name.as_bytes());
-        let blob = blobs.get(name).copied().unwrap_or_default();
-        h.update((blob.len() as u64).to_le_bytes());
-        h.update(blob.as_bytes());
-        h.update([u8::from(by_protox.contains(name))]);
-        let mut complete = true;
-        for dep in file.dependencies() {
-            match closure.get(dep.name()) {
-                Some(k) => h.update(k),
-                None => complete = false,
-            }
-        }
-        if !complete {
-            continue;
-        }
-        let key: [u8; 32] = h.finalize().into();
-        closure.insert(name.to_string(), key);
-        let mut h = Sha256::new();
-        h.update(key);
-        h.update([origin(name) as u8]);
-        h.update(editions.get(name).copied().unwrap_or(-1).to_le_bytes());
-        out.insert(name.to_string(), h.finalize().into());
-    }
-    out
+    closure
+        .iter()
+        .map(|(name, key)| {
+            let mut h = Sha256::new();
+            h.update(key);
+            h.update([origin(name) as u8]);
+            h.update(editions.get(name).copied().unwrap_or(-1).to_le_bytes());
+            (name.clone(), h.finalize().into())
+        })
+        .collect()
 }
 
 /// The option fields a file's normalizing read, as (which of [`OPTIONS`], number), sorted;

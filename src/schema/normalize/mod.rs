@@ -42,10 +42,11 @@ pub fn normalize(
         .iter()
         .map(|(name, (blob, _, _))| (name.as_str(), blob.as_str()))
         .collect();
-    let (fingerprint, digests) = fingerprint::of_pool(&pool, &blobs, by_protox, &memo.digests);
+    let closure = fingerprint::closure_keys(&pool, &blobs, by_protox);
+    let (fingerprint, digests) = fingerprint::of_pool(&pool, &closure, &memo.digests);
     schema.fingerprint = fingerprint;
     let origin_of = |name: &str| own.get(name).map_or(Origin::WellKnown, |(_, _, o)| *o);
-    let keys = memo::keys(&pool, &blobs, by_protox, origin_of, editions);
+    let keys = memo::keys(&closure, origin_of, editions);
     let types = memo::OptionFields::new(&pool);
     // Messages are gathered here and their map built once the pool is gone (below).
     let mut messages = Vec::with_capacity(pool.all_messages().len());

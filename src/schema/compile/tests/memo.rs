@@ -137,3 +137,26 @@ fn a_memo_entry_holds_the_shared_declarations() {
     let a = |c: &Compiled| c.schema.content.messages["a.A"].clone();
     assert!(Arc::ptr_eq(&a(&v0.0), &a(&v2.0)));
 }
+
+/// The compiler's own `descriptor.proto` (no blob) through protox in one set and through
+/// protoc in the next (an editions file imports it): protoc's is another version, so it has
+/// a closure key, a digest and declarations of its own.
+#[test]
+fn a_file_of_each_compiler_is_its_own() {
+    const P: &str = "syntax = \"proto3\";\npackage p;\n\
+                     import \"google/protobuf/descriptor.proto\";\n\
+                     message P { google.protobuf.FileOptions o = 1; }\n";
+    const E: &str = "edition = \"2023\";\npackage e;\n\
+                     import \"google/protobuf/descriptor.proto\";\n\
+                     message E { google.protobuf.FileOptions o = 1; }\n";
+    let versions = [vec![src("p.proto", "p1", P)], vec![src("e.proto", "e1", E)]];
+    let alone: Vec<String> = versions
+        .iter()
+        .map(|v| shown(&Cache::with_store(None).compile(v)))
+        .collect();
+    let mut cache = Cache::with_store(None);
+    let together = on(1, || in_windows(&mut cache, &versions));
+    for (i, (t, a)) in together.iter().zip(&alone).enumerate() {
+        assert!(shown(t) == *a, "version {i} differs");
+    }
+}
