@@ -38,11 +38,14 @@ impl super::Cache {
             .map(|s| &mut s.content)
             .collect();
         if contents.is_empty() {
+            let held = lock(&self.shared);
+            self.normalized.settle(|decls| held.settle(decls));
             return;
         }
         let mut held = std::mem::take(&mut *lock(&self.shared));
         self.stats.decls_shared += held.share(&mut contents);
-        // The normalizing memo's new entries hold what these sets held before sharing.
+        // The normalizing memo's new entries hold what their sets held before sharing (those
+        // of a set compiled in part, since: the cache's parts are shared as they are read).
         self.normalized.settle(|decls| held.settle(decls));
         *lock(&self.shared) = held;
     }
