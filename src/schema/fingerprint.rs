@@ -18,8 +18,9 @@
 //! A fingerprint match is a hint; "unchanged" is decided by comparing content.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
+use super::canon::{Canon, option_fields};
 use super::wire::{SOURCE_CODE_INFO, strip_fields};
 use prost_reflect::DescriptorPool;
 use sha2::{Digest, Sha256};
@@ -27,59 +28,74 @@ use sha2::{Digest, Sha256};
 use super::model::Content;
 
 /// File digests by the digest of what they depend on (see [`of_pool`]), shared by the sets
-/// that compile side by side. An entry is a function of its key alone, so which set puts it
-/// there first changes nothing.
+/// that compile side by side, each with the option fields its file holds; only a file its
+/// set reads the options of as prost-reflect's messages do is held or taken (see
+/// `canon`). An entry taken is a function of its key alone, so which set puts it there
+/// first changes nothing.
 #[derive(Default)]
-pub struct Memo(Mutex<HashMap<[u8; 32], [u8; 32]>>);
+pub struct Memo(Mutex<HashMap<[u8; 32], Held>>);
+
+/// A file's digest and the option fields it holds.
+type Held = ([u8; 32], Arc<[(u8, u32)]>);
 
 impl Memo {
-    fn get_or(&self, key: [u8; 32], digest: impl FnOnce() -> [u8; 32]) -> [u8; 32] {
-        if let Some(d) = self.held().get(&key) {
-            return *d;
-        }
-        // Computed outside the lock: another set may compute the same, equal, digest.
-        let d = digest();
-        *self.held().entry(key).or_insert(d)
-    }
-
-    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<[u8; 32], [u8; 32]>> {
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<[u8; 32], Held>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
-/// The fingerprint of a pool, with the digest of each of its files; `closure` holds each
+/// The fingerprint of a pool, with the digest of each of its files, and the files whose
+/// options the set reads as prost-reflect's messages do (`canon`); `closure` holds each
 /// file's closure key ([`closure_keys`]), which with whether the pool has custom options
 /// keys the memo of digests.
 pub fn of_pool(
     pool: &DescriptorPool,
     closure: &HashMap<String, [u8; 32]>,
     memo: &Memo,
-) -> (String, HashMap<String, [u8; 32]>) {
+    canon: &Canon<'_>,
+) -> (String, HashMap<String, [u8; 32]>, HashSet<String>) {
     // Custom options exist only where something extends an options message.
     let custom_options = pool.all_extensions().any(|x| {
         let extended = x.containing_message();
         extended.package_name() == "google.protobuf" && extended.name().ends_with("Options")
     });
     let mut digests = HashMap::new();
+    let mut canonical = HashSet::new();
     let mut deps = BTreeMap::new();
     for file in pool.files() {
-        let digest_of = || file_digest(&file, custom_options);
-        let digest = match closure.get(file.name()) {
-            Some(key) => {
-                let mut h = Sha256::new();
-                h.update(key);
-                h.update([u8::from(custom_options)]);
-                memo.get_or(h.finalize().into(), digest_of)
+        let key = closure.get(file.name()).map(|key| -> [u8; 32] {
+            let mut h = Sha256::new();
+            h.update(key);
+            h.update([u8::from(custom_options)]);
+            h.finalize().into()
+        });
+        let found = key
+            .and_then(|k| memo.held().get(&k).cloned())
+            .filter(|(_, fields)| canon.holds(fields));
+        let held = match found {
+            Some(held) => held,
+            None => {
+                let bytes = file.encode_to_vec();
+                let fields: Arc<[(u8, u32)]> = option_fields(&bytes).into();
+                let held = (file_digest(&file, bytes, custom_options), fields);
+                if let Some(k) = key
+                    && canon.holds(&held.1)
+                {
+                    memo.held().entry(k).or_insert_with(|| held.clone());
+                }
+                held
             }
-            None => digest_of(),
         };
-        digests.insert(file.name().to_string(), digest);
+        if canon.holds(&held.1) {
+            canonical.insert(file.name().to_string());
+        }
+        digests.insert(file.name().to_string(), held.0);
         deps.insert(
             file.name().to_string(),
             file.dependencies().map(|d| d.name().to_string()).collect(),
         );
     }
-    (of_digests(&deps, &digests), digests)
+    (of_digests(&deps, &digests), digests, canonical)
 }
 
 /// The fingerprint of a set of files from each file's imports and digest: every file in
@@ -106,9 +122,12 @@ pub fn of_digests(
 /// defines), then every element's custom options, hashed canonically. The compiler's own encoding of a custom
 /// option is not canonical: a map-valued option comes out in hash-map order, a different
 /// order on each run (protobuf's v36.0 fingerprints changed from one run to the next).
-fn file_digest(file: &prost_reflect::FileDescriptor, custom_options: bool) -> [u8; 32] {
+fn file_digest(
+    file: &prost_reflect::FileDescriptor,
+    bytes: Vec<u8>,
+    custom_options: bool,
+) -> [u8; 32] {
     use prost::Message;
-    let bytes = file.encode_to_vec();
     // Files protox linked carry no source info: no copy without it to make.
     let stripped = if super::wire::fields(&bytes).any(|(n, _, _)| n == SOURCE_CODE_INFO) {
         strip_fields(&bytes, &[SOURCE_CODE_INFO])

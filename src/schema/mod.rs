@@ -6,6 +6,7 @@
 //! Never sees git: it takes (path, blob id, text) triples. May import: nothing of ours but the
 //! leaves `proto_text` (import statements) and `origin`.
 
+mod canon;
 pub mod compile;
 pub mod decl;
 mod diagnostic;

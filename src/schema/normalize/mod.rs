@@ -7,6 +7,7 @@ use std::sync::Arc;
 mod field;
 mod memo;
 
+use super::canon::Canon;
 use super::diagnostic::Diagnostic;
 use super::features::{self, Features};
 use super::fingerprint;
@@ -43,11 +44,12 @@ pub fn normalize(
         .map(|(name, (blob, _, _))| (name.as_str(), blob.as_str()))
         .collect();
     let closure = fingerprint::closure_keys(&pool, &blobs, by_protox);
-    let (fingerprint, digests) = fingerprint::of_pool(&pool, &closure, &memo.digests);
+    let canon = Canon::new(&pool);
+    let (fingerprint, digests, canonical) =
+        fingerprint::of_pool(&pool, &closure, &memo.digests, &canon);
     schema.fingerprint = fingerprint;
     let origin_of = |name: &str| own.get(name).map_or(Origin::WellKnown, |(_, _, o)| *o);
     let keys = memo::keys(&closure, origin_of, editions);
-    let types = memo::OptionFields::new(&pool);
     // Messages are gathered here and their map built once the pool is gone (below).
     let mut messages = Vec::with_capacity(pool.all_messages().len());
     for file in pool.files() {
@@ -57,32 +59,32 @@ pub fn normalize(
         {
             schema.docs.insert(file.name().to_string(), docs.clone());
         }
-        let key = keys.get(file.name());
-        let decls = match key.and_then(|k| memo.get(k, &types)) {
+        // Only a file whose options the set reads as prost-reflect's messages do.
+        let key = keys
+            .get(file.name())
+            .filter(|_| canonical.contains(file.name()));
+        let decls = match key.and_then(|k| memo.get(k)) {
             Some(held) => held,
             None => {
                 let edition = editions.get(file.name()).copied();
-                let (decls, reads) = memo::watching(|| {
-                    let mut ctx = Ctx {
-                        file: file.name().to_string(),
-                        edition,
-                        features: file_features(&file, edition),
-                        local,
-                        out: FileDecls::default(),
-                    };
-                    ctx.file(&file, origin);
-                    for m in file.messages() {
-                        ctx.message(&m);
-                    }
-                    for e in file.enums() {
-                        ctx.enumeration(&e);
-                    }
-                    for s in file.services() {
-                        ctx.service(&s);
-                    }
-                    ctx.out
-                });
-                memo.put(key, decls, reads, &types)
+                let mut ctx = Ctx {
+                    file: file.name().to_string(),
+                    edition,
+                    features: file_features(&file, edition),
+                    local,
+                    out: FileDecls::default(),
+                };
+                ctx.file(&file, origin);
+                for m in file.messages() {
+                    ctx.message(&m);
+                }
+                for e in file.enums() {
+                    ctx.enumeration(&e);
+                }
+                for s in file.services() {
+                    ctx.service(&s);
+                }
+                memo.put(key, ctx.out)
             }
         };
         let content = &mut schema.content;
@@ -169,9 +171,6 @@ struct Ctx<'a> {
 
 /// The features of an element: its scope's, with its own `features` option on top.
 fn own_features(scope: Features, options: Option<DynamicMessage>) -> Features {
-    if let Some(o) = &options {
-        memo::note(o);
-    }
     scope.with_options(options.as_ref())
 }
 
@@ -374,7 +373,6 @@ fn file_features(file: &FileDescriptor, edition: Option<i32>) -> Features {
 
 /// Set options (standard and extensions) as `name -> value text`, minus those we model.
 fn options_text(options: &DynamicMessage, skip: &[&str]) -> Options {
-    memo::note(options);
     let mut out = Options::new();
     for (field, value) in options.fields() {
         if skip.contains(&field.name()) || field.name() == "uninterpreted_option" {
@@ -450,7 +448,6 @@ fn write_value(out: &mut String, kind: Option<&Kind>, value: &prost_reflect::Val
             if prost_reflect::ReflectMessage::descriptor(m).full_name()
                 != "google.protobuf.Any" =>
         {
-            memo::note(m);
             let mut fields: Vec<(u32, String, Kind, &Value)> = m
                 .fields()
                 .map(|(f, v)| {
