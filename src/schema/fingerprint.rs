@@ -7,10 +7,11 @@
 //! the set's digest is SHA-256 over the files' names and digests in that order. A file's
 //! digest is memoized by its closure key ([`closure_keys`]: its blob and those of its import
 //! closure, what linking it depends on, and which compiler put each of those files into the
-//! pool) and whether the pool has custom options: all its digest depends on, so a file
-//! shared by many versions is
-//! encoded once, and a version's fingerprint does not depend on which versions were
-//! compiled before it or beside it.
+//! pool) and whether the pool has custom options, for a file whose options its set reads as
+//! prost-reflect's own messages do (`canon`; its options then say the same whichever
+//! `descriptor.proto` the pool holds): all its digest then depends on. So a file shared by
+//! many versions is encoded once, and a version's fingerprint does not depend on which
+//! versions were compiled before it or beside it.
 //! A root closure: the model of each reached message, enum and service, in name order, each
 //! message followed by the extensions declared for it (none: nothing added, so a closure
 //! without extensions keeps the fingerprint it had before extensions were modelled).
