@@ -21,7 +21,8 @@ use sha2::{Digest, Sha256};
 
 use super::wire;
 
-/// The options messages, by the index option fields are recorded with.
+/// The options messages, in the order of [`Part`]: a part's options are recorded with its
+/// index here.
 const OPTIONS: [&str; 9] = [
     "google.protobuf.FileOptions",
     "google.protobuf.MessageOptions",
@@ -33,17 +34,9 @@ const OPTIONS: [&str; 9] = [
     "google.protobuf.MethodOptions",
     "google.protobuf.ExtensionRangeOptions",
 ];
-const FILE: u8 = 0;
-const MESSAGE: u8 = 1;
-const FIELD: u8 = 2;
-const ONEOF: u8 = 3;
-const ENUM: u8 = 4;
-const ENUM_VALUE: u8 = 5;
-const SERVICE: u8 = 6;
-const METHOD: u8 = 7;
-const EXTENSION_RANGE: u8 = 8;
 
-/// A part of an encoded `FileDescriptorProto` that holds options, or parts that do.
+/// A part of an encoded `FileDescriptorProto` that holds options, or parts that do; its
+/// options message is `OPTIONS[part as usize]`.
 #[derive(Clone, Copy)]
 enum Part {
     File,
@@ -58,11 +51,11 @@ enum Part {
 }
 
 impl Part {
-    /// The options field of this part (and which options), and the parts inside it.
-    fn layout(&self) -> ((u64, u8), &'static [(u64, Part)]) {
+    /// The number of this part's options field, and the parts inside it by number.
+    fn layout(self) -> (u64, &'static [(u64, Part)]) {
         match self {
             Part::File => (
-                (8, FILE),
+                8,
                 &[
                     (4, Part::Message),
                     (5, Part::Enum),
@@ -71,7 +64,7 @@ impl Part {
                 ],
             ),
             Part::Message => (
-                (7, MESSAGE),
+                7,
                 &[
                     (2, Part::Field),
                     (3, Part::Message),
@@ -81,13 +74,13 @@ impl Part {
                     (8, Part::Oneof),
                 ],
             ),
-            Part::Field => ((8, FIELD), &[]),
-            Part::Oneof => ((2, ONEOF), &[]),
-            Part::Enum => ((3, ENUM), &[(2, Part::EnumValue)]),
-            Part::EnumValue => ((3, ENUM_VALUE), &[]),
-            Part::Service => ((3, SERVICE), &[(2, Part::Method)]),
-            Part::Method => ((4, METHOD), &[]),
-            Part::ExtensionRange => ((3, EXTENSION_RANGE), &[]),
+            Part::Field => (8, &[]),
+            Part::Oneof => (2, &[]),
+            Part::Enum => (3, &[(2, Part::EnumValue)]),
+            Part::EnumValue => (3, &[]),
+            Part::Service => (3, &[(2, Part::Method)]),
+            Part::Method => (4, &[]),
+            Part::ExtensionRange => (3, &[]),
         }
     }
 }
@@ -101,7 +94,8 @@ pub fn option_fields(file: &[u8]) -> Vec<(u8, u32)> {
     // Nesting is bounded by what compiled (`compile::bounds`); a stack, not recursion.
     let mut todo: Vec<(&[u8], Part)> = vec![(file, Part::File)];
     while let Some((bytes, part)) = todo.pop() {
-        let ((options, which), inside) = part.layout();
+        let (options, inside) = part.layout();
+        let which = part as u8;
         for (number, _, payload) in wire::fields(bytes) {
             let Some(payload) = payload else {
                 continue;

@@ -70,27 +70,27 @@ pub fn of_pool(
             h.update([u8::from(custom_options)]);
             h.finalize().into()
         });
-        let found = key
-            .and_then(|k| memo.held().get(&k).cloned())
-            .filter(|(_, fields)| canon.holds(fields));
-        let held = match found {
-            Some(held) => held,
-            None => {
+        let found = key.and_then(|k| memo.held().get(&k).cloned());
+        let (digest, reads_alike) = match found {
+            Some((digest, fields)) if canon.holds(&fields) => (digest, true),
+            // Not held, or held from a set that read its options otherwise.
+            _ => {
                 let bytes = file.encode_to_vec();
                 let fields: Arc<[(u8, u32)]> = option_fields(&bytes).into();
-                let held = (file_digest(&file, bytes, custom_options), fields);
+                let digest = file_digest(&file, bytes, custom_options);
+                let reads_alike = canon.holds(&fields);
                 if let Some(k) = key
-                    && canon.holds(&held.1)
+                    && reads_alike
                 {
-                    memo.held().entry(k).or_insert_with(|| held.clone());
+                    memo.held().entry(k).or_insert((digest, fields));
                 }
-                held
+                (digest, reads_alike)
             }
         };
-        if canon.holds(&held.1) {
+        if reads_alike {
             canonical.insert(file.name().to_string());
         }
-        digests.insert(file.name().to_string(), held.0);
+        digests.insert(file.name().to_string(), digest);
         deps.insert(
             file.name().to_string(),
             file.dependencies().map(|d| d.name().to_string()).collect(),

@@ -5,7 +5,7 @@
 //! closure is the same as in a set normalized before — each file of it the same path, blob
 //! and compiler — gives the same declarations, and they are taken from that set's. Most of
 //! a history's files are the same from one tag to the next: protobuf's 70 file sets hold
-//! 4,024 files.
+//! 4,774 files.
 //!
 //! Two things a file's declarations read are the set's, not its closure's:
 //! - its options, read through the set's options messages and, for a custom option, every
@@ -46,9 +46,8 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// One file's declarations, as normalized.
-#[derive(Default)]
 pub(in crate::schema) struct FileDecls {
-    pub file: Option<File>,
+    pub file: File,
     pub messages: Vec<Arc<Message>>,
     pub enums: Vec<Arc<Enum>>,
     pub services: Vec<Arc<Service>>,
@@ -101,21 +100,12 @@ impl Memo {
     }
 }
 
-/// Each file's key: SHA-256 over its closure key (`fingerprint::closure_keys`), its origin
+/// A file's key: SHA-256 over its closure key (`fingerprint::closure_keys`), its origin
 /// and its edition.
-pub(super) fn keys(
-    closure: &HashMap<String, [u8; 32]>,
-    origin: impl Fn(&str) -> Origin,
-    editions: &HashMap<String, i32>,
-) -> HashMap<String, [u8; 32]> {
-    closure
-        .iter()
-        .map(|(name, key)| {
-            let mut h = Sha256::new();
-            h.update(key);
-            h.update([origin(name) as u8]);
-            h.update(editions.get(name).copied().unwrap_or(-1).to_le_bytes());
-            (name.clone(), h.finalize().into())
-        })
-        .collect()
+pub(super) fn key(closure: &[u8; 32], origin: Origin, edition: Option<i32>) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(closure);
+    h.update([origin as u8]);
+    h.update(edition.unwrap_or(-1).to_le_bytes());
+    h.finalize().into()
 }

@@ -27,7 +27,8 @@ use prost_reflect::{
 /// features are resolved from it. What the model cannot hold (two extensions with one number,
 /// which protoc rejects and protox links) goes to `diagnostics`. Also returns each file's
 /// fingerprint digest (what the on-disk cache keeps per file); `by_protox` names the files
-/// protox put into the pool (the digests depend on the compiler).
+/// protox put into the pool (the digests depend on the compiler). A file normalized in an
+/// earlier set with the same closure is taken from `memo` (see [`Memo`]).
 pub fn normalize(
     pool: DescriptorPool,
     own: &HashMap<String, (String, Arc<FileDocs>, Origin)>,
@@ -48,49 +49,31 @@ pub fn normalize(
     let (fingerprint, digests, canonical) =
         fingerprint::of_pool(&pool, &closure, &memo.digests, &canon);
     schema.fingerprint = fingerprint;
-    let origin_of = |name: &str| own.get(name).map_or(Origin::WellKnown, |(_, _, o)| *o);
-    let keys = memo::keys(&closure, origin_of, editions);
     // Messages are gathered here and their map built once the pool is gone (below).
     let mut messages = Vec::with_capacity(pool.all_messages().len());
     for file in pool.files() {
-        let origin = origin_of(file.name());
+        let origin = own
+            .get(file.name())
+            .map_or(Origin::WellKnown, |(_, _, o)| *o);
         if let Some((_, docs, _)) = own.get(file.name())
             && !docs.is_empty()
         {
             schema.docs.insert(file.name().to_string(), docs.clone());
         }
+        let edition = editions.get(file.name()).copied();
         // Only a file whose options the set reads as prost-reflect's messages do.
-        let key = keys
+        let key = closure
             .get(file.name())
-            .filter(|_| canonical.contains(file.name()));
-        let decls = match key.and_then(|k| memo.get(k)) {
+            .filter(|_| canonical.contains(file.name()))
+            .map(|k| memo::key(k, origin, edition));
+        let decls = match key.as_ref().and_then(|k| memo.get(k)) {
             Some(held) => held,
-            None => {
-                let edition = editions.get(file.name()).copied();
-                let mut ctx = Ctx {
-                    file: file.name().to_string(),
-                    edition,
-                    features: file_features(&file, edition),
-                    local,
-                    out: FileDecls::default(),
-                };
-                ctx.file(&file, origin);
-                for m in file.messages() {
-                    ctx.message(&m);
-                }
-                for e in file.enums() {
-                    ctx.enumeration(&e);
-                }
-                for s in file.services() {
-                    ctx.service(&s);
-                }
-                memo.put(key, ctx.out)
-            }
+            None => memo.put(key.as_ref(), file_decls(&file, origin, edition, local)),
         };
         let content = &mut schema.content;
-        if let Some(f) = &decls.file {
-            content.files.insert(f.name.clone(), f.clone());
-        }
+        content
+            .files
+            .insert(decls.file.name.clone(), decls.file.clone());
         messages.extend(
             decls
                 .messages
@@ -166,7 +149,42 @@ struct Ctx<'a> {
     /// Messages and enums made local by edition 2024's visibility.
     local: &'a HashSet<String>,
     /// The file's declarations so far.
-    out: FileDecls,
+    messages: Vec<Arc<Message>>,
+    enums: Vec<Arc<Enum>>,
+    services: Vec<Arc<Service>>,
+}
+
+/// What a file declares (its messages, enums and services), and its entry.
+fn file_decls(
+    file: &FileDescriptor,
+    origin: Origin,
+    edition: Option<i32>,
+    local: &HashSet<String>,
+) -> FileDecls {
+    let mut ctx = Ctx {
+        file: file.name().to_string(),
+        edition,
+        features: file_features(file, edition),
+        local,
+        messages: Vec::new(),
+        enums: Vec::new(),
+        services: Vec::new(),
+    };
+    for m in file.messages() {
+        ctx.message(&m);
+    }
+    for e in file.enums() {
+        ctx.enumeration(&e);
+    }
+    for s in file.services() {
+        ctx.service(&s);
+    }
+    FileDecls {
+        file: ctx.file(file, origin),
+        messages: ctx.messages,
+        enums: ctx.enums,
+        services: ctx.services,
+    }
 }
 
 /// The features of an element: its scope's, with its own `features` option on top.
@@ -175,7 +193,7 @@ fn own_features(scope: Features, options: Option<DynamicMessage>) -> Features {
 }
 
 impl Ctx<'_> {
-    fn file(&mut self, file: &FileDescriptor, origin: Origin) {
+    fn file(&self, file: &FileDescriptor, origin: Origin) -> File {
         let proto = file.file_descriptor_proto();
         let public: HashSet<i32> = proto.public_dependency.iter().copied().collect();
         let options = if proto.options.is_some() {
@@ -187,7 +205,7 @@ impl Ctx<'_> {
             Some(e) => format!("edition {}", features::edition_name(e)),
             None => syntax_of(file).to_string(),
         };
-        self.out.file = Some(File {
+        File {
             name: file.name().to_string(),
             package: file.package_name().to_string(),
             syntax,
@@ -203,7 +221,7 @@ impl Ctx<'_> {
             options,
             external: origin != Origin::Root,
             origin,
-        });
+        }
     }
 
     fn message(&mut self, m: &MessageDescriptor) {
@@ -238,7 +256,7 @@ impl Ctx<'_> {
         } else {
             Options::new()
         };
-        self.out.messages.push(Arc::new(Message {
+        self.messages.push(Arc::new(Message {
             full_name: m.full_name().to_string(),
             name: m.name().to_string(),
             file: self.file.clone(),
@@ -298,7 +316,7 @@ impl Ctx<'_> {
             self.features,
             (self.edition.is_some() && proto.options.is_some()).then(|| e.options()),
         );
-        self.out.enums.push(Arc::new(Enum {
+        self.enums.push(Arc::new(Enum {
             full_name: e.full_name().to_string(),
             name: e.name().to_string(),
             file: self.file.clone(),
@@ -342,7 +360,7 @@ impl Ctx<'_> {
             );
         }
         let proto = s.service_descriptor_proto();
-        self.out.services.push(Arc::new(Service {
+        self.services.push(Arc::new(Service {
             full_name: s.full_name().to_string(),
             name: s.name().to_string(),
             file: self.file.clone(),
